@@ -1,0 +1,98 @@
+"""Agent protocols, reply options, and the ``send`` / ``stream`` helpers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from llmbridge._messages import Message, Role, TextMessage
+
+if TYPE_CHECKING:
+    from llmbridge._functions import FunctionContract
+
+__all__ = ["Agent", "GenerateReplyOptions", "StreamingAgent", "build_messages", "send", "stream"]
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything with a ``name`` that turns a conversation into one reply."""
+
+    name: str
+
+    async def generate_reply(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> Message:
+        """Return the reply to ``messages``."""
+        ...
+
+
+@runtime_checkable
+class StreamingAgent(Agent, Protocol):
+    """An agent that can also stream its reply as a sequence of messages."""
+
+    def generate_streaming_reply(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> AsyncIterator[Message]:
+        """Yield the reply to ``messages`` piece by piece."""
+        ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GenerateReplyOptions:
+    """Per-call settings for ``generate_reply``.
+
+    ``tool_choice`` is ``"auto"``, ``"none"``, ``"required"`` or a function name; ``extra``
+    holds provider settings passed to the SDK call (keywords the SDK's ``create()`` takes are
+    passed as keywords, the rest in the request body).
+    """
+
+    temperature: float | None = None
+    max_tokens: int | None = None
+    stop_sequences: Sequence[str] | None = None
+    functions: Sequence[FunctionContract] | None = None
+    tool_choice: str | None = None
+    extra: Mapping[str, Any] | None = field(default=None, hash=False)
+
+    def merge(self, other: GenerateReplyOptions | None) -> GenerateReplyOptions:
+        """Return these options with the fields ``other`` sets (not ``None``) taken from it."""
+        if other is None:
+            return self
+        changes = {
+            f.name: getattr(other, f.name)
+            for f in fields(other)
+            if getattr(other, f.name) is not None
+        }
+        return replace(self, **changes) if changes else self
+
+
+def build_messages(message: Message | str | None, chat_history: Sequence[Message]) -> list[Message]:
+    """Return ``[*chat_history, message]``; a ``str`` becomes a user ``TextMessage``."""
+    messages = list(chat_history)
+    if isinstance(message, str):
+        messages.append(TextMessage(Role.USER, message))
+    elif message is not None:
+        messages.append(message)
+    return messages
+
+
+async def send(
+    agent: Agent,
+    message: Message | str | None = None,
+    *,
+    chat_history: Sequence[Message] = (),
+    options: GenerateReplyOptions | None = None,
+) -> Message:
+    """Ask ``agent`` for a reply to ``[*chat_history, message]``."""
+    return await agent.generate_reply(build_messages(message, chat_history), options)
+
+
+def stream(
+    agent: StreamingAgent,
+    message: Message | str | None = None,
+    *,
+    chat_history: Sequence[Message] = (),
+    options: GenerateReplyOptions | None = None,
+) -> AsyncIterator[Message]:
+    """Stream ``agent``'s reply to ``[*chat_history, message]``."""
+    return agent.generate_streaming_reply(build_messages(message, chat_history), options)

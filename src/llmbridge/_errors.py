@@ -1,0 +1,215 @@
+"""The llmbridge exception tree.
+
+::
+
+    LLMBridgeError
+     +-- InvalidMessageError        (also ValueError; .index, .field)
+     +-- UnsupportedMessageError    (also TypeError; .index)
+     +-- ProviderResponseError      (.response)
+     |    +-- ContentFilteredError
+     |    +-- RefusalError          (.refusal)
+     |    +-- EmptyResponseError
+     +-- ProviderAPIError           (.provider, .status_code, .retryable; SDK error as __cause__)
+          +-- RateLimitError        (.retry_after)
+          +-- AuthenticationError
+          +-- BadRequestError
+          +-- ProviderUnavailableError
+          +-- StreamInterruptedError (.partial)
+
+Messages name the message index and the field at fault, and never contain credentials.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from llmbridge._messages import Message
+
+__all__ = [
+    "AuthenticationError",
+    "BadRequestError",
+    "ContentFilteredError",
+    "EmptyResponseError",
+    "InvalidMessageError",
+    "LLMBridgeError",
+    "ProviderAPIError",
+    "ProviderResponseError",
+    "ProviderUnavailableError",
+    "RateLimitError",
+    "RefusalError",
+    "StreamInterruptedError",
+    "UnsupportedMessageError",
+    "api_error_for_status",
+]
+
+
+class LLMBridgeError(Exception):
+    """Base class of every error llmbridge raises on purpose."""
+
+
+def _located(message: str, index: int | None, field: str | None) -> str:
+    where = []
+    if index is not None:
+        where.append(f"message {index}")
+    if field is not None:
+        where.append(f"field {field!r}")
+    return f"{', '.join(where)}: {message}" if where else message
+
+
+class InvalidMessageError(LLMBridgeError, ValueError):
+    """A message breaks a rule of the neutral model or of the target provider.
+
+    ``index`` is the position of the offending message in the conversation (``None`` when the
+    fault is not one message's, e.g. an empty request); ``field`` names the attribute at fault.
+    """
+
+    def __init__(self, message: str, *, index: int | None = None, field: str | None = None) -> None:
+        super().__init__(_located(message, index, field))
+        self.reason = message
+        self.index = index
+        self.field = field
+
+    def at(self, index: int) -> InvalidMessageError:
+        """Return a copy of this error located at ``index`` (used when a nested item fails)."""
+        return type(self)(self.reason, index=index, field=self.field)
+
+
+class UnsupportedMessageError(LLMBridgeError, TypeError):
+    """A message type the target cannot carry (raised in strict mode, dropped in lenient mode)."""
+
+    def __init__(self, message: str, *, index: int | None = None) -> None:
+        super().__init__(_located(message, index, None))
+        self.reason = message
+        self.index = index
+
+
+class ProviderResponseError(LLMBridgeError):
+    """The provider answered, but the answer cannot become a neutral message.
+
+    ``response`` holds the provider's response object (or the partial stream result).
+    """
+
+    def __init__(self, message: str, *, response: Any = None) -> None:
+        super().__init__(message)
+        self.response = response
+
+
+class ContentFilteredError(ProviderResponseError):
+    """The provider stopped the completion with its content filter."""
+
+
+class RefusalError(ProviderResponseError):
+    """The model refused to answer; ``refusal`` is the refusal text (``""`` when none was given)."""
+
+    def __init__(self, message: str, *, refusal: str = "", response: Any = None) -> None:
+        super().__init__(message, response=response)
+        self.refusal = refusal
+
+
+class EmptyResponseError(ProviderResponseError):
+    """The completion holds neither text nor tool calls."""
+
+
+class ProviderAPIError(LLMBridgeError):
+    """A call to the provider's API failed; the SDK's own exception is the ``__cause__``.
+
+    ``provider`` is ``"openai"`` or ``"anthropic"``; ``status_code`` is the HTTP status when one
+    was received; ``retryable`` says whether the same request may succeed later.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        status_code: int | None = None,
+        retryable: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.status_code = status_code
+        self.retryable = retryable
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}({str(self)!r}, provider={self.provider!r}, "
+            f"status_code={self.status_code!r}, retryable={self.retryable!r})"
+        )
+
+
+class RateLimitError(ProviderAPIError):
+    """HTTP 429: too many requests or tokens; ``retry_after`` is the server's hint in seconds."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        status_code: int | None = 429,
+        retryable: bool = True,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message, provider=provider, status_code=status_code, retryable=retryable)
+        self.retry_after = retry_after
+
+
+class AuthenticationError(ProviderAPIError):
+    """HTTP 401 or 403: the credentials are missing, wrong or lack permission."""
+
+
+class BadRequestError(ProviderAPIError):
+    """HTTP 400, 404, 413 or 422: the provider rejected the request as sent."""
+
+
+class ProviderUnavailableError(ProviderAPIError):
+    """HTTP 408, 409, 5xx or 529, a dropped connection or a timeout: try again later."""
+
+
+class StreamInterruptedError(ProviderAPIError):
+    """A stream failed after it started; ``partial`` holds what had been assembled.
+
+    ``partial`` is a neutral message, or ``None`` when no text, reasoning or tool call arrived.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        status_code: int | None = None,
+        retryable: bool = False,
+        partial: Message | None = None,
+    ) -> None:
+        super().__init__(message, provider=provider, status_code=status_code, retryable=retryable)
+        self.partial = partial
+
+
+_STATUS_CLASSES: Final[dict[int, type[ProviderAPIError]]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: AuthenticationError,
+    404: BadRequestError,
+    408: ProviderUnavailableError,
+    409: ProviderUnavailableError,
+    413: BadRequestError,
+    422: BadRequestError,
+    429: RateLimitError,
+    529: ProviderUnavailableError,
+}
+_RETRYABLE_STATUSES: Final = frozenset({408, 409, 429, 529})
+
+
+def api_error_for_status(status_code: int | None) -> tuple[type[ProviderAPIError], bool]:
+    """Return the error class and the ``retryable`` flag for an HTTP status.
+
+    ``None`` stands for a connection error or a timeout (unavailable, retryable). Statuses the
+    table does not name map to ``ProviderUnavailableError`` for 5xx and ``ProviderAPIError``
+    otherwise.
+    """
+    if status_code is None:
+        return ProviderUnavailableError, True
+    server_side = 500 <= status_code < 600
+    default = ProviderUnavailableError if server_side else ProviderAPIError
+    cls = _STATUS_CLASSES.get(status_code, default)
+    return cls, server_side or status_code in _RETRYABLE_STATUSES

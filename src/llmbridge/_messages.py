@@ -1,0 +1,508 @@
+"""The neutral messages: provider-independent, immutable values with value equality."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final, Generic, Literal, TypeVar
+
+from llmbridge._errors import InvalidMessageError
+
+__all__ = [
+    "UPDATE_TYPES",
+    "FinishReason",
+    "ImageDetail",
+    "ImageMessage",
+    "Message",
+    "MessageEnvelope",
+    "MultiModalMessage",
+    "Reasoning",
+    "ReasoningMessageUpdate",
+    "Role",
+    "TextMessage",
+    "TextMessageUpdate",
+    "ToolCall",
+    "ToolCallAggregateMessage",
+    "ToolCallMessage",
+    "ToolCallMessageUpdate",
+    "ToolCallResultMessage",
+    "Usage",
+]
+
+T = TypeVar("T")
+FinishReason = str
+"""One of ``stop``, ``length``, ``tool_calls``, ``content_filter``, ``refusal``, ``pause``, or
+the provider's raw string for anything else."""
+ImageDetail = Literal["auto", "low", "high"]
+
+
+class Role(str):
+    """The role of a message's author; extensible, equal by value to its plain string.
+
+    ``Role.SYSTEM``, ``Role.USER``, ``Role.ASSISTANT`` and ``Role.TOOL`` are the known roles;
+    ``Role("critic")`` makes another. ``Role.USER == "user"`` holds.
+    """
+
+    __slots__ = ()
+    SYSTEM: ClassVar[Role]
+    USER: ClassVar[Role]
+    ASSISTANT: ClassVar[Role]
+    TOOL: ClassVar[Role]
+
+    def __repr__(self) -> str:
+        return f"Role({str.__repr__(self)})"
+
+
+Role.SYSTEM = Role("system")
+Role.USER = Role("user")
+Role.ASSISTANT = Role("assistant")
+Role.TOOL = Role("tool")
+
+
+def _set(obj: object, name: str, value: object) -> None:
+    # Frozen dataclasses are built once in __init__; this is the one sanctioned write.
+    object.__setattr__(obj, name, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Reasoning:
+    """Model reasoning attached to a reply.
+
+    ``signature`` and ``redacted_data`` are opaque to llmbridge and are only ever sent back to
+    the ``provider`` that produced them.
+    """
+
+    text: str
+    signature: str | None = field(default=None, kw_only=True)
+    redacted_data: str | None = field(default=None, kw_only=True)
+    provider: str | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts of one completion.
+
+    ``input_tokens`` counts every input token, cached ones included; ``cache_read_tokens`` and
+    ``cache_write_tokens`` are subsets of it.
+    """
+
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int | None = field(default=None, kw_only=True)
+    cache_write_tokens: int | None = field(default=None, kw_only=True)
+    reasoning_tokens: int | None = field(default=None, kw_only=True)
+
+    @property
+    def total_tokens(self) -> int:
+        """``input_tokens + output_tokens``."""
+        return self.input_tokens + self.output_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One function call requested by a model, and (on result messages) its result.
+
+    ``function_arguments`` is the JSON text the model produced, kept verbatim even when invalid.
+    """
+
+    function_name: str
+    function_arguments: str
+    tool_call_id: str | None = field(default=None, kw_only=True)
+    result: str | None = field(default=None, kw_only=True)
+    is_error: bool = field(default=False, kw_only=True)
+
+
+class Message:
+    """Base class of every neutral message.
+
+    ``from_`` is the sender's agent name (``None``: the caller, or unknown).
+    """
+
+    __slots__ = ()
+    from_: str | None
+
+    def get_content(self) -> str | None:
+        """The message's text, or ``None`` for messages that carry none."""
+        return None
+
+    def get_tool_calls(self) -> list[ToolCall] | None:
+        """The tool calls the message carries, or ``None``."""
+        return None
+
+
+def _reasoning_tuple(reasoning: Sequence[Reasoning]) -> tuple[Reasoning, ...]:
+    items = tuple(reasoning)
+    for item in items:
+        if not isinstance(item, Reasoning):
+            raise InvalidMessageError(
+                f"expected Reasoning items, got {type(item).__name__}", field="reasoning"
+            )
+    return items
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class TextMessage(Message):
+    """A text message; ``reasoning``, ``usage``, ``finish_reason`` and ``raw`` are set on replies.
+
+    ``raw`` (the provider's response object) takes no part in equality or serialization.
+    """
+
+    role: Role
+    content: str
+    from_: str | None
+    reasoning: tuple[Reasoning, ...]
+    usage: Usage | None
+    finish_reason: FinishReason | None
+    raw: Any = field(compare=False, repr=False)
+
+    def __init__(
+        self,
+        role: Role | str,
+        content: str,
+        from_: str | None = None,
+        *,
+        reasoning: Sequence[Reasoning] = (),
+        usage: Usage | None = None,
+        finish_reason: FinishReason | None = None,
+        raw: Any = None,
+    ) -> None:
+        if not isinstance(content, str):
+            raise InvalidMessageError(
+                f"content must be a str, got {type(content).__name__}", field="content"
+            )
+        _set(self, "role", Role(role))
+        _set(self, "content", content)
+        _set(self, "from_", from_)
+        _set(self, "reasoning", _reasoning_tuple(reasoning))
+        _set(self, "usage", usage)
+        _set(self, "finish_reason", finish_reason)
+        _set(self, "raw", raw)
+
+    def get_content(self) -> str | None:
+        return self.content
+
+
+_DATA_URL: Final = re.compile(r"^data:(?P<type>[^;,]*)(?P<params>(?:;[^;,]*)*),(?P<data>.*)$", re.S)
+_MAGIC: Final[tuple[tuple[bytes, str], ...]] = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+)
+_MEDIA_TYPE_ALIASES: Final = {"image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg"}
+_DETAILS: Final = frozenset({"auto", "low", "high"})
+
+
+def sniff_image_type(data: bytes) -> str | None:
+    """Return the media type of png, jpeg, gif or webp bytes by their magic bytes, else ``None``."""
+    for magic, media_type in _MAGIC:
+        if data.startswith(magic):
+            return media_type
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def _parse_data_url(url: str) -> tuple[bytes, str | None]:
+    match = _DATA_URL.match(url)
+    if match is None:
+        raise InvalidMessageError(
+            "malformed data: URL (expected data:<type>;base64,<data>)", field="url"
+        )
+    params = match["params"].split(";")
+    payload = match["data"]
+    if "base64" not in params:
+        raise InvalidMessageError("data: URL images must be base64-encoded", field="url")
+    try:
+        data = base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise InvalidMessageError(f"undecodable base64 in data: URL ({exc})", field="url") from None
+    return data, match["type"] or None
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class ImageMessage(Message):
+    """An image, by URL or as bytes.
+
+    Rules: exactly one of ``url`` / ``data``; a ``data:`` URL is parsed into ``data`` and
+    ``media_type``; png, jpeg, gif and webp bytes are recognised by their magic bytes and that
+    type wins over a conflicting declared one; ``image/jpg`` becomes ``image/jpeg``; other bytes
+    need a declared ``media_type``. Breaking a rule raises ``InvalidMessageError``.
+    ``base64_data`` and ``data_url`` are computed once per image and cached.
+    """
+
+    role: Role
+    url: str | None
+    from_: str | None
+    data: bytes | None
+    media_type: str | None
+    detail: ImageDetail | None
+    _base64: str | None = field(compare=False, repr=False, hash=False)
+
+    def __init__(
+        self,
+        role: Role | str,
+        url: str | None = None,
+        from_: str | None = None,
+        *,
+        data: bytes | None = None,
+        media_type: str | None = None,
+        detail: ImageDetail | None = None,
+    ) -> None:
+        if (url is None) == (data is None):
+            raise InvalidMessageError("exactly one of url and data must be given", field="url")
+        if detail is not None and detail not in _DETAILS:
+            raise InvalidMessageError(
+                f"detail must be 'auto', 'low' or 'high', got {detail!r}", field="detail"
+            )
+        if url is not None:
+            if not isinstance(url, str) or not url.strip():
+                raise InvalidMessageError("url must be a non-empty string", field="url")
+            if url[:5].lower() == "data:":
+                data, declared = _parse_data_url(url)
+                media_type = media_type or declared
+                url = None
+        if data is not None:
+            if not isinstance(data, bytes | bytearray | memoryview):
+                raise InvalidMessageError(
+                    f"data must be bytes, got {type(data).__name__}", field="data"
+                )
+            data = bytes(data)
+            if not data:
+                raise InvalidMessageError("image data is empty", field="data")
+            media_type = sniff_image_type(data) or _normalize_media_type(media_type)
+            if media_type is None:
+                raise InvalidMessageError(
+                    "unrecognised image bytes need a declared media_type", field="media_type"
+                )
+        elif media_type is not None:
+            media_type = _normalize_media_type(media_type)
+        _set(self, "role", Role(role))
+        _set(self, "url", url)
+        _set(self, "from_", from_)
+        _set(self, "data", data)
+        _set(self, "media_type", media_type)
+        _set(self, "detail", detail)
+        _set(self, "_base64", None)
+
+    @property
+    def base64_data(self) -> str | None:
+        """The image bytes as base64 text (no ``data:`` prefix), or ``None`` for URL images."""
+        if self.data is None:
+            return None
+        if self._base64 is None:
+            _set(self, "_base64", base64.b64encode(self.data).decode("ascii"))
+        return self._base64
+
+    @property
+    def data_url(self) -> str:
+        """The image as a URL: its ``url``, or a ``data:<media_type>;base64,...`` URL."""
+        if self.url is not None:
+            return self.url
+        return f"data:{self.media_type};base64,{self.base64_data}"
+
+
+def _normalize_media_type(media_type: str | None) -> str | None:
+    if media_type is None:
+        return None
+    lowered = media_type.strip().lower()
+    return _MEDIA_TYPE_ALIASES.get(lowered, lowered) or None
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class MultiModalMessage(Message):
+    """Text and images in one message; ``content`` is a non-empty sequence, in order."""
+
+    role: Role
+    content: tuple[TextMessage | ImageMessage, ...]
+    from_: str | None
+
+    def __init__(
+        self,
+        role: Role | str,
+        content: Sequence[TextMessage | ImageMessage],
+        from_: str | None = None,
+    ) -> None:
+        if isinstance(content, str | bytes):
+            raise InvalidMessageError("content must be a sequence of messages", field="content")
+        items = tuple(content)
+        if not items:
+            raise InvalidMessageError("content must not be empty", field="content")
+        for position, item in enumerate(items):
+            if not isinstance(item, TextMessage | ImageMessage):
+                raise InvalidMessageError(
+                    f"item {position} is a {type(item).__name__}; only TextMessage and "
+                    "ImageMessage are allowed",
+                    field=f"content[{position}]",
+                )
+        _set(self, "role", Role(role))
+        _set(self, "content", items)
+        _set(self, "from_", from_)
+
+
+def _tool_call_tuple(tool_calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
+    items = tuple(tool_calls)
+    for position, item in enumerate(items):
+        if not isinstance(item, ToolCall):
+            raise InvalidMessageError(
+                f"expected ToolCall items, got {type(item).__name__}",
+                field=f"tool_calls[{position}]",
+            )
+    return items
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class ToolCallMessage(Message):
+    """A model's request to call one or more tools; ``content`` is text produced beside them."""
+
+    tool_calls: tuple[ToolCall, ...]
+    from_: str | None
+    content: str | None
+    reasoning: tuple[Reasoning, ...]
+    usage: Usage | None
+    finish_reason: FinishReason | None
+    raw: Any = field(compare=False, repr=False)
+
+    def __init__(
+        self,
+        tool_calls: Sequence[ToolCall],
+        from_: str | None = None,
+        *,
+        content: str | None = None,
+        reasoning: Sequence[Reasoning] = (),
+        usage: Usage | None = None,
+        finish_reason: FinishReason | None = None,
+        raw: Any = None,
+    ) -> None:
+        _set(self, "tool_calls", _tool_call_tuple(tool_calls))
+        _set(self, "from_", from_)
+        _set(self, "content", content)
+        _set(self, "reasoning", _reasoning_tuple(reasoning))
+        _set(self, "usage", usage)
+        _set(self, "finish_reason", finish_reason)
+        _set(self, "raw", raw)
+
+    def get_content(self) -> str | None:
+        return self.content
+
+    def get_tool_calls(self) -> list[ToolCall] | None:
+        return list(self.tool_calls)
+
+
+def _join_results(tool_calls: Sequence[ToolCall]) -> str | None:
+    results = [call.result for call in tool_calls if call.result is not None]
+    return "\n".join(results) if results else None
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class ToolCallResultMessage(Message):
+    """The results of tool calls: each ``ToolCall`` carries its ``result`` (and ``is_error``)."""
+
+    tool_calls: tuple[ToolCall, ...]
+    from_: str | None
+
+    def __init__(self, tool_calls: Sequence[ToolCall], from_: str | None = None) -> None:
+        _set(self, "tool_calls", _tool_call_tuple(tool_calls))
+        _set(self, "from_", from_)
+
+    def get_content(self) -> str | None:
+        return _join_results(self.tool_calls)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallAggregateMessage(Message):
+    """A tool-call message and its results, kept together."""
+
+    tool_call_message: ToolCallMessage
+    tool_call_result_message: ToolCallResultMessage
+    from_: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tool_call_message, ToolCallMessage):
+            raise InvalidMessageError(
+                "tool_call_message must be a ToolCallMessage", field="tool_call_message"
+            )
+        if not isinstance(self.tool_call_result_message, ToolCallResultMessage):
+            raise InvalidMessageError(
+                "tool_call_result_message must be a ToolCallResultMessage",
+                field="tool_call_result_message",
+            )
+
+    def get_content(self) -> str | None:
+        return self.tool_call_result_message.get_content()
+
+    def get_tool_calls(self) -> list[ToolCall] | None:
+        return list(self.tool_call_message.tool_calls)
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class TextMessageUpdate(Message):
+    """A streamed text delta."""
+
+    role: Role
+    content: str
+    from_: str | None
+
+    def __init__(self, role: Role | str, content: str, from_: str | None = None) -> None:
+        _set(self, "role", Role(role))
+        _set(self, "content", content)
+        _set(self, "from_", from_)
+
+    def get_content(self) -> str | None:
+        return self.content
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningMessageUpdate(Message):
+    """A streamed reasoning delta."""
+
+    content: str
+    from_: str | None = None
+
+    def get_content(self) -> str | None:
+        return self.content
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallMessageUpdate(Message):
+    """A streamed tool-call delta: ``function_arguments_update`` is the new fragment only.
+
+    ``index`` identifies the call within its reply; ``tool_call_id`` and ``function_name`` are
+    those of that call (the name as given by the call's first delta).
+    """
+
+    function_name: str
+    function_arguments_update: str
+    from_: str | None = None
+    index: int = field(default=0, kw_only=True)
+    tool_call_id: str | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class MessageEnvelope(Message, Generic[T]):
+    """Carries a raw provider object: a request message on the way in, a response on the way out.
+
+    ``metadata`` is a read-only copy of the mapping given.
+    """
+
+    content: T = field(hash=False)
+    from_: str | None
+    metadata: Mapping[str, Any] = field(hash=False)
+
+    def __init__(
+        self, content: T, from_: str | None = None, *, metadata: Mapping[str, Any] | None = None
+    ) -> None:
+        _set(self, "content", content)
+        _set(self, "from_", from_)
+        _set(self, "metadata", dict(metadata) if metadata else {})
+
+
+UPDATE_TYPES: Final[tuple[type[Message], ...]] = (
+    TextMessageUpdate,
+    ReasoningMessageUpdate,
+    ToolCallMessageUpdate,
+)
+"""The streamed-delta message types; everything else a stream yields is a complete message."""

@@ -1,0 +1,168 @@
+"""An httpx2 transport that answers from a respx router, and SDK clients built on it.
+
+The current openai and anthropic SDKs send HTTP through `httpx2`, whose classes respx neither
+patches nor understands. `RespxTransport` converts each `httpx2.Request` into an `httpx.Request`,
+asks the router for an `httpx.Response` and converts that back, streaming the body so SSE tests
+see chunks (and mid-stream failures) exactly when the mock produces them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import httpx
+import httpx2
+import respx
+from respx.models import Call
+
+if TYPE_CHECKING:
+    import anthropic
+    import openai
+
+__all__ = ["RespxTransport", "anthropic_client", "last_request_json", "openai_client"]
+
+# Order does not matter: lookup walks the raised exception's MRO, so the nearest
+# mapped ancestor wins and an unlisted httpx subclass still becomes its closest httpx2 relative.
+_TRANSPORT_ERRORS: dict[type[httpx.TransportError], type[httpx2.TransportError]] = {
+    httpx.TransportError: httpx2.TransportError,
+    httpx.TimeoutException: httpx2.TimeoutException,
+    httpx.ConnectTimeout: httpx2.ConnectTimeout,
+    httpx.ReadTimeout: httpx2.ReadTimeout,
+    httpx.WriteTimeout: httpx2.WriteTimeout,
+    httpx.PoolTimeout: httpx2.PoolTimeout,
+    httpx.NetworkError: httpx2.NetworkError,
+    httpx.ConnectError: httpx2.ConnectError,
+    httpx.ReadError: httpx2.ReadError,
+    httpx.WriteError: httpx2.WriteError,
+    httpx.CloseError: httpx2.CloseError,
+    httpx.ProxyError: httpx2.ProxyError,
+    httpx.UnsupportedProtocol: httpx2.UnsupportedProtocol,
+    httpx.ProtocolError: httpx2.ProtocolError,
+    httpx.LocalProtocolError: httpx2.LocalProtocolError,
+    httpx.RemoteProtocolError: httpx2.RemoteProtocolError,
+}
+
+
+def _reraise_as_httpx2(error: httpx.TransportError, request: httpx2.Request) -> NoReturn:
+    # The SDKs tell timeouts from connection errors by httpx2 class (anthropic only knows
+    # httpx2), and user code catching httpx2 errors mid-stream must see what production raises.
+    target = next(_TRANSPORT_ERRORS[cls] for cls in type(error).__mro__ if cls in _TRANSPORT_ERRORS)
+    raise target(str(error), request=request) from error
+
+
+class _ResponseStream(httpx2.AsyncByteStream):
+    """Relays the raw bytes of an httpx response body as they are produced."""
+
+    def __init__(self, response: httpx.Response, request: httpx2.Request) -> None:
+        self._response = response
+        self._request = request
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        # Iterate the stream itself, not `aiter_bytes`: the headers still carry any
+        # content-encoding, so httpx2 decodes; and a body respx pre-read stays re-iterable.
+        stream = self._response.stream
+        chunks: AsyncIterator[bytes] | None = None
+        try:
+            if isinstance(stream, httpx.AsyncByteStream):
+                chunks = stream.__aiter__()
+                async for chunk in chunks:
+                    yield chunk
+            else:
+                for chunk in stream:
+                    yield chunk
+        except httpx.TransportError as error:
+            _reraise_as_httpx2(error, self._request)
+        finally:
+            # An abandoned stream must still run the mock's generator cleanup.
+            if isinstance(chunks, AsyncGenerator):
+                await chunks.aclose()
+
+    async def aclose(self) -> None:
+        # httpx refuses `Response.aclose()` on a sync body (a plain generator given as content).
+        if isinstance(self._response.stream, httpx.AsyncByteStream):
+            await self._response.aclose()
+        else:
+            self._response.close()
+
+
+class RespxTransport(httpx2.AsyncBaseTransport):
+    """An httpx2 transport that answers every request from a respx router.
+
+    Requests are matched and recorded by the router (see each route's `.calls`); this transport
+    records nothing itself and ignores request extensions such as timeouts. Response bodies are
+    streamed, never buffered. httpx transport errors raised by the router or mid-body become the
+    same-named httpx2 errors with the original as `__cause__`; respx's own errors (an unmatched
+    request raises `AllMockedAssertionError`) propagate unchanged.
+    """
+
+    def __init__(self, router: respx.Router) -> None:
+        self.router = router
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Answer `request` from the router, converting between httpx2 and httpx."""
+        content = await request.aread()
+        mocked_request = httpx.Request(
+            request.method,
+            str(request.url),
+            headers=request.headers.raw,
+            content=content,
+        )
+        try:
+            response = await self.router.async_handler(mocked_request)
+        except httpx.TransportError as error:
+            _reraise_as_httpx2(error, request)
+        return httpx2.Response(
+            response.status_code,
+            headers=response.headers.raw,
+            stream=_ResponseStream(response, request),
+            request=request,
+        )
+
+
+def openai_client(
+    router: respx.Router, *, api_key: str = "test-key", max_retries: int = 0, **kwargs: Any
+) -> openai.AsyncOpenAI:
+    """Build a real `openai.AsyncOpenAI` whose HTTP is answered by `router`.
+
+    Retries default to 0 so a mocked failure surfaces at once; other keyword arguments go to the
+    client unchanged (the SDK's default base URL applies unless `base_url` is given). Raises
+    ImportError when the openai SDK is not installed.
+    """
+    import openai
+
+    http_client = httpx2.AsyncClient(transport=RespxTransport(router))
+    return openai.AsyncOpenAI(
+        api_key=api_key, max_retries=max_retries, http_client=http_client, **kwargs
+    )
+
+
+def anthropic_client(
+    router: respx.Router, *, api_key: str = "test-key", max_retries: int = 0, **kwargs: Any
+) -> anthropic.AsyncAnthropic:
+    """Build a real `anthropic.AsyncAnthropic` whose HTTP is answered by `router`.
+
+    Retries default to 0 so a mocked failure surfaces at once; other keyword arguments go to the
+    client unchanged (the SDK's default base URL applies unless `base_url` is given). Raises
+    ImportError when the anthropic SDK is not installed.
+    """
+    import anthropic
+
+    http_client = httpx2.AsyncClient(transport=RespxTransport(router))
+    return anthropic.AsyncAnthropic(
+        api_key=api_key, max_retries=max_retries, http_client=http_client, **kwargs
+    )
+
+
+def last_request_json(route: respx.Route | Call) -> Any:
+    """Return the parsed JSON body of a route's last request, or of one recorded call.
+
+    Raises AssertionError when the route was never called, and json.JSONDecodeError when the
+    body is not JSON.
+    """
+    if isinstance(route, respx.Route):
+        if not route.calls:
+            raise AssertionError(f"Route {route!r} was never called, so it has no request body.")
+        route = route.calls.last
+    return json.loads(route.request.content)
