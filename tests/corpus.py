@@ -1,0 +1,121 @@
+"""The shared neutral corpus: every message type and From/Role rule, converted by each provider.
+
+Each provider's approval test converts every entry on its own (``check_pairing=False``) and
+pins the results in ``snapshots/``, so the two providers' payloads for one message sit side by
+side. ``AGENT`` is the name of the provider agent ("self").
+"""
+
+from __future__ import annotations
+
+import base64
+
+from llmbridge import (
+    ImageMessage,
+    Message,
+    MessageEnvelope,
+    MultiModalMessage,
+    Reasoning,
+    ReasoningMessageUpdate,
+    Role,
+    TextMessage,
+    TextMessageUpdate,
+    ToolCall,
+    ToolCallAggregateMessage,
+    ToolCallMessage,
+    ToolCallMessageUpdate,
+    ToolCallResultMessage,
+    Usage,
+)
+
+AGENT = "assistant"
+OTHER = "critic"
+
+# A 1x1 transparent PNG: real magic bytes, so sniffing is exercised.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+
+CALLS = (
+    ToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_1"),
+    ToolCall("get_time", '{"tz": "Europe/Paris"}', tool_call_id="call_2"),
+)
+RESULTS = (
+    ToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_1", result="18C, sunny"),
+    ToolCall("get_time", '{"tz": "Europe/Paris"}', tool_call_id="call_2", result="14:05"),
+)
+ANTHROPIC_THINKING = Reasoning("Two tools are needed.", signature="sig-abc", provider="anthropic")
+
+CORPUS: dict[str, Message] = {
+    "system_text": TextMessage(Role.SYSTEM, "You are a helpful assistant."),
+    "system_text_from_other_agent": TextMessage(Role.SYSTEM, "Be brief.", OTHER),
+    "system_text_from_self": TextMessage(Role.SYSTEM, "Stay on topic.", AGENT),
+    "user_text": TextMessage(Role.USER, "What is the weather in Paris?"),
+    "assistant_text_no_sender": TextMessage(Role.ASSISTANT, "Let me check."),
+    "text_from_self": TextMessage(Role.ASSISTANT, "It is sunny.", AGENT),
+    "user_role_text_from_self": TextMessage(Role.USER, "Said by me, though role is user.", AGENT),
+    "text_from_other_agent": TextMessage(Role.ASSISTANT, "I disagree.", OTHER),
+    "text_from_unsanitary_name": TextMessage(Role.USER, "Hello.", "Dr. Who?"),
+    "empty_text": TextMessage(Role.USER, ""),
+    "whitespace_text": TextMessage(Role.USER, "   \n"),
+    "image_url": ImageMessage(Role.USER, "https://example.com/cat.png", detail="high"),
+    "image_bytes": ImageMessage(Role.USER, data=PNG),
+    "image_data_url_jpg_alias": ImageMessage(
+        Role.USER, "data:image/jpg;base64," + base64.b64encode(PNG).decode()
+    ),
+    "image_from_other_agent": ImageMessage(Role.USER, "https://example.com/dog.jpg", OTHER),
+    "multimodal": MultiModalMessage(
+        Role.USER,
+        [
+            TextMessage(Role.USER, "What is in this picture?"),
+            ImageMessage(Role.USER, data=PNG, detail="low"),
+            TextMessage(Role.USER, "And this one?"),
+            ImageMessage(Role.USER, "https://example.com/cat.png"),
+        ],
+    ),
+    "multimodal_from_other_agent": MultiModalMessage(
+        Role.USER, [TextMessage(Role.USER, "Look:"), ImageMessage(Role.USER, data=PNG)], OTHER
+    ),
+    "image_from_self": ImageMessage(Role.ASSISTANT, "https://example.com/me.png", AGENT),
+    "tool_calls_parallel": ToolCallMessage(CALLS, AGENT),
+    "tool_calls_with_text_and_thinking": ToolCallMessage(
+        CALLS[:1], AGENT, content="Checking the weather.", reasoning=(ANTHROPIC_THINKING,)
+    ),
+    "tool_calls_without_ids": ToolCallMessage(
+        [ToolCall("now", ""), ToolCall("now", "{}")], AGENT
+    ),
+    "tool_calls_from_other_agent": ToolCallMessage(CALLS, OTHER),
+    "tool_results": ToolCallResultMessage(RESULTS),
+    "tool_results_with_error_and_missing": ToolCallResultMessage(
+        [
+            ToolCall("get_weather", "{}", tool_call_id="call_1", result="", is_error=True),
+            ToolCall("get_time", "{}", tool_call_id="call_2"),
+        ]
+    ),
+    "tool_results_without_ids": ToolCallResultMessage(
+        [ToolCall("now", "", result="12:00"), ToolCall("now", "{}", result="12:01")]
+    ),
+    "aggregate_from_self": ToolCallAggregateMessage(
+        ToolCallMessage(CALLS, AGENT), ToolCallResultMessage(RESULTS), AGENT
+    ),
+    "aggregate_from_other_agent": ToolCallAggregateMessage(
+        ToolCallMessage(CALLS, OTHER), ToolCallResultMessage(RESULTS), OTHER
+    ),
+    "text_with_foreign_reasoning": TextMessage(
+        Role.ASSISTANT,
+        "Done.",
+        AGENT,
+        reasoning=(Reasoning("thought", provider="openai"),),
+        usage=Usage(10, 2),
+        finish_reason="stop",
+    ),
+    "text_with_redacted_thinking": TextMessage(
+        Role.ASSISTANT,
+        "Answer.",
+        AGENT,
+        reasoning=(Reasoning("", redacted_data="opaque==", provider="anthropic"),),
+    ),
+    "text_update": TextMessageUpdate(Role.ASSISTANT, "partial", AGENT),
+    "reasoning_update": ReasoningMessageUpdate("thinking...", AGENT),
+    "tool_call_update": ToolCallMessageUpdate("get_weather", '{"ci', AGENT, index=0),
+    "envelope_of_string": MessageEnvelope("not a provider message"),
+}
