@@ -1,0 +1,112 @@
+"""The error tree and the status table of API.md section 9."""
+
+from __future__ import annotations
+
+import pytest
+
+import llmbridge
+from llmbridge import (
+    AuthenticationError,
+    BadRequestError,
+    ContentFilteredError,
+    EmptyResponseError,
+    InvalidMessageError,
+    LLMBridgeError,
+    ProviderAPIError,
+    ProviderResponseError,
+    ProviderUnavailableError,
+    RateLimitError,
+    RefusalError,
+    StreamInterruptedError,
+    TextMessage,
+    UnsupportedMessageError,
+)
+from llmbridge._errors import api_error_for_status
+
+TREE = [
+    (InvalidMessageError, (LLMBridgeError, ValueError)),
+    (UnsupportedMessageError, (LLMBridgeError, TypeError)),
+    (ProviderResponseError, (LLMBridgeError,)),
+    (ContentFilteredError, (ProviderResponseError,)),
+    (RefusalError, (ProviderResponseError,)),
+    (EmptyResponseError, (ProviderResponseError,)),
+    (ProviderAPIError, (LLMBridgeError,)),
+    (RateLimitError, (ProviderAPIError,)),
+    (AuthenticationError, (ProviderAPIError,)),
+    (BadRequestError, (ProviderAPIError,)),
+    (ProviderUnavailableError, (ProviderAPIError,)),
+    (StreamInterruptedError, (ProviderAPIError,)),
+]
+
+
+@pytest.mark.parametrize(("cls", "bases"), TREE, ids=[c.__name__ for c, _ in TREE])
+def test_tree(cls: type[Exception], bases: tuple[type[Exception], ...]) -> None:
+    for base in bases:
+        assert issubclass(cls, base)
+    assert getattr(llmbridge, cls.__name__) is cls
+
+
+STATUSES = [
+    (400, BadRequestError, False),
+    (401, AuthenticationError, False),
+    (403, AuthenticationError, False),
+    (404, BadRequestError, False),
+    (408, ProviderUnavailableError, True),
+    (409, ProviderUnavailableError, True),
+    (413, BadRequestError, False),
+    (422, BadRequestError, False),
+    (429, RateLimitError, True),
+    (500, ProviderUnavailableError, True),
+    (502, ProviderUnavailableError, True),
+    (503, ProviderUnavailableError, True),
+    (529, ProviderUnavailableError, True),
+    (None, ProviderUnavailableError, True),
+    (418, ProviderAPIError, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("status", "cls", "retryable"), STATUSES, ids=[str(s) for s, _, _ in STATUSES]
+)
+def test_status_table(status: int | None, cls: type[ProviderAPIError], retryable: bool) -> None:
+    assert api_error_for_status(status) == (cls, retryable)
+
+
+def test_invalid_message_names_index_and_field() -> None:
+    error = InvalidMessageError("content must be text", index=3, field="content")
+    assert str(error) == "message 3, field 'content': content must be text"
+    assert (error.index, error.field, error.reason) == (3, "content", "content must be text")
+    moved = InvalidMessageError("bad", field="url").at(7)
+    assert (moved.index, moved.field) == (7, "url")
+    assert str(InvalidMessageError("empty request")) == "empty request"
+
+
+def test_unsupported_message_names_index() -> None:
+    error = UnsupportedMessageError("cannot send X", index=2)
+    assert str(error) == "message 2: cannot send X"
+    assert error.index == 2
+
+
+def test_provider_api_error_fields_and_repr() -> None:
+    error = RateLimitError("slow down", provider="openai", retry_after=2.5)
+    assert (error.provider, error.status_code, error.retryable, error.retry_after) == (
+        "openai",
+        429,
+        True,
+        2.5,
+    )
+    assert repr(error) == (
+        "RateLimitError('slow down', provider='openai', status_code=429, retryable=True)"
+    )
+
+
+def test_stream_interrupted_keeps_partial() -> None:
+    partial = TextMessage("assistant", "Hel")
+    error = StreamInterruptedError("dropped", provider="anthropic", retryable=True, partial=partial)
+    assert error.partial == partial
+    assert error.status_code is None
+
+
+def test_refusal_defaults_to_empty_text() -> None:
+    assert RefusalError("refused").refusal == ""
+    assert RefusalError("refused", refusal="I can't").refusal == "I can't"

@@ -1,0 +1,270 @@
+"""Constructor rules, immutability, value equality and accessors of the neutral messages."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+
+import pytest
+
+from llmbridge import (
+    ImageMessage,
+    InvalidMessageError,
+    MessageEnvelope,
+    MultiModalMessage,
+    Reasoning,
+    ReasoningMessageUpdate,
+    Role,
+    TextMessage,
+    TextMessageUpdate,
+    ToolCall,
+    ToolCallAggregateMessage,
+    ToolCallMessage,
+    ToolCallMessageUpdate,
+    ToolCallResultMessage,
+    Usage,
+)
+from tests.strategies import PNG
+
+JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 8
+GIF = b"GIF89a" + b"\x00" * 8
+WEBP = b"RIFF\x00\x00\x00\x00WEBPVP8 " + b"\x00" * 4
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+class TestRole:
+    def test_equal_to_plain_string(self) -> None:
+        assert Role.USER == "user"
+        assert Role("user") == Role.USER
+        assert hash(Role("user")) == hash("user")
+
+    def test_extensible(self) -> None:
+        assert Role("critic") == "critic"
+        assert Role("critic") != Role.USER
+
+    @pytest.mark.parametrize(
+        ("constant", "value"),
+        [
+            (Role.SYSTEM, "system"),
+            (Role.USER, "user"),
+            (Role.ASSISTANT, "assistant"),
+            (Role.TOOL, "tool"),
+        ],
+    )
+    def test_constants(self, constant: Role, value: str) -> None:
+        assert constant == value
+        assert isinstance(constant, Role)
+
+    def test_message_role_becomes_role(self) -> None:
+        assert isinstance(TextMessage("user", "hi").role, Role)
+
+
+class TestImageMessage:
+    @pytest.mark.parametrize(
+        ("data", "declared", "expected"),
+        [
+            (PNG, None, "image/png"),
+            (JPEG, None, "image/jpeg"),
+            (GIF, None, "image/gif"),
+            (WEBP, None, "image/webp"),
+            (PNG, "image/jpeg", "image/png"),
+            (b"\x00\x01unknown", "image/jpg", "image/jpeg"),
+            (b"\x00\x01unknown", "image/heic", "image/heic"),
+        ],
+        ids=[
+            "png-sniffed",
+            "jpeg-sniffed",
+            "gif-sniffed",
+            "webp-sniffed",
+            "sniffed-type-corrects-declared",
+            "jpg-alias-normalized",
+            "unknown-bytes-keep-declared",
+        ],
+    )
+    def test_media_type_rules(self, data: bytes, declared: str | None, expected: str) -> None:
+        assert ImageMessage(Role.USER, data=data, media_type=declared).media_type == expected
+
+    def test_data_url_is_parsed_into_data(self) -> None:
+        image = ImageMessage(Role.USER, f"data:image/jpg;base64,{b64(PNG)}")
+        assert image.url is None
+        assert image.data == PNG
+        assert image.media_type == "image/png"
+
+    def test_data_url_declared_type_used_for_unknown_bytes(self) -> None:
+        image = ImageMessage(Role.USER, f"data:image/jpg;base64,{b64(b'rawbytes')}")
+        assert image.media_type == "image/jpeg"
+
+    def test_url_media_type_may_stay_none(self) -> None:
+        image = ImageMessage(Role.USER, "https://example.com/a.png")
+        assert image.media_type is None
+        assert image.data_url == "https://example.com/a.png"
+        assert image.base64_data is None
+
+    def test_base64_computed_once(self) -> None:
+        image = ImageMessage(Role.USER, data=PNG)
+        assert image.base64_data == b64(PNG)
+        assert image.base64_data is image.base64_data
+        assert image.data_url == f"data:image/png;base64,{b64(PNG)}"
+
+    @pytest.mark.parametrize(
+        ("kwargs", "field"),
+        [
+            ({}, "url"),
+            ({"url": "https://x/a.png", "data": PNG}, "url"),
+            ({"data": b""}, "data"),
+            ({"url": "data:image/png;base64,@@@"}, "url"),
+            ({"url": "data:image/png,rawtext"}, "url"),
+            ({"url": "data:nocomma"}, "url"),
+            ({"data": b"unknown bytes"}, "media_type"),
+            ({"url": "   "}, "url"),
+            ({"url": "https://x/a.png", "detail": "ultra"}, "detail"),
+        ],
+        ids=[
+            "neither-url-nor-data",
+            "both-url-and-data",
+            "empty-data",
+            "undecodable-base64",
+            "data-url-not-base64",
+            "malformed-data-url",
+            "unknown-bytes-without-type",
+            "blank-url",
+            "bad-detail",
+        ],
+    )
+    def test_invalid(self, kwargs: dict[str, object], field: str) -> None:
+        with pytest.raises(InvalidMessageError) as info:
+            ImageMessage(Role.USER, **kwargs)  # type: ignore[arg-type]
+        assert info.value.field == field
+        assert isinstance(info.value, ValueError)
+
+
+class TestMultiModalMessage:
+    def test_items_kept_in_order(self) -> None:
+        text = TextMessage(Role.USER, "look")
+        image = ImageMessage(Role.USER, "https://x/a.png")
+        message = MultiModalMessage(Role.USER, [text, image])
+        assert message.content == (text, image)
+
+    def test_empty_content_rejected(self) -> None:
+        with pytest.raises(InvalidMessageError, match="must not be empty"):
+            MultiModalMessage(Role.USER, [])
+
+    @pytest.mark.parametrize(
+        "item",
+        [ToolCallMessage([ToolCall("f", "{}")]), "plain string", MessageEnvelope({})],
+        ids=["tool-call-message", "string", "envelope"],
+    )
+    def test_other_items_rejected(self, item: object) -> None:
+        with pytest.raises(InvalidMessageError) as info:
+            MultiModalMessage(Role.USER, [TextMessage(Role.USER, "a"), item])  # type: ignore[list-item]
+        assert info.value.field == "content[1]"
+
+    def test_string_content_rejected(self) -> None:
+        with pytest.raises(InvalidMessageError):
+            MultiModalMessage(Role.USER, "text")  # type: ignore[arg-type]
+
+
+CALLS = (
+    ToolCall("f", '{"a": 1}', tool_call_id="c1", result="one"),
+    ToolCall("g", "{}", result=None),
+)
+ACCESSORS = [
+    (TextMessage(Role.USER, "hi"), "hi", None),
+    (ImageMessage(Role.USER, "https://x/a.png"), None, None),
+    (MultiModalMessage(Role.USER, [TextMessage(Role.USER, "hi")]), None, None),
+    (ToolCallMessage(CALLS, content="thinking aloud"), "thinking aloud", list(CALLS)),
+    (ToolCallMessage(CALLS), None, list(CALLS)),
+    (ToolCallResultMessage([*CALLS, ToolCall("h", "{}", result="two")]), "one\ntwo", None),
+    (ToolCallResultMessage([ToolCall("h", "{}")]), None, None),
+    (
+        ToolCallAggregateMessage(ToolCallMessage(CALLS), ToolCallResultMessage(CALLS)),
+        "one",
+        list(CALLS),
+    ),
+    (TextMessageUpdate(Role.ASSISTANT, "delta"), "delta", None),
+    (ReasoningMessageUpdate("hmm"), "hmm", None),
+    (ToolCallMessageUpdate("f", '{"a"'), None, None),
+    (MessageEnvelope({"role": "user"}), None, None),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "content", "tool_calls"),
+    ACCESSORS,
+    ids=[type(m).__name__ + f"-{i}" for i, (m, _, _) in enumerate(ACCESSORS)],
+)
+def test_accessors(message: object, content: str | None, tool_calls: list[ToolCall] | None) -> None:
+    assert message.get_content() == content  # type: ignore[attr-defined]
+    assert message.get_tool_calls() == tool_calls  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("message", "field"),
+    [
+        (TextMessage(Role.USER, "a"), "content"),
+        (ImageMessage(Role.USER, "https://x/a.png"), "url"),
+        (ToolCallMessage(CALLS), "tool_calls"),
+        (ToolCall("f", "{}"), "result"),
+        (Usage(1, 2), "input_tokens"),
+        (Reasoning("r"), "text"),
+        (MessageEnvelope({}), "content"),
+    ],
+    ids=["text", "image", "tool-call", "tool-call-item", "usage", "reasoning", "envelope"],
+)
+def test_frozen(message: object, field: str) -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(message, field, "changed")
+
+
+def test_sequences_are_copied_to_tuples() -> None:
+    calls = [ToolCall("f", "{}")]
+    message = ToolCallMessage(calls)
+    calls.append(ToolCall("g", "{}"))
+    assert len(message.tool_calls) == 1
+    assert isinstance(message.tool_calls, tuple)
+
+
+def test_value_equality_ignores_raw() -> None:
+    a = TextMessage(Role.ASSISTANT, "x", "bot", raw=object())
+    b = TextMessage(Role.ASSISTANT, "x", "bot", raw=object())
+    assert a == b
+    assert hash(a) == hash(b)
+    assert a != TextMessage(Role.ASSISTANT, "x", "other")
+
+
+def test_different_types_are_not_equal() -> None:
+    assert TextMessage(Role.ASSISTANT, "x") != TextMessageUpdate(Role.ASSISTANT, "x")
+
+
+def test_usage_total() -> None:
+    assert Usage(10, 5, cache_read_tokens=4).total_tokens == 15
+
+
+def test_envelope_metadata_is_a_copy() -> None:
+    metadata = {"k": 1}
+    envelope = MessageEnvelope({"role": "user"}, "bot", metadata=metadata)
+    metadata["k"] = 2
+    assert envelope.metadata == {"k": 1}
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: TextMessage(Role.USER, 42),
+        lambda: ToolCallMessage(["not a call"]),
+        lambda: TextMessage(Role.USER, "x", reasoning=["not reasoning"]),
+        lambda: ToolCallAggregateMessage(TextMessage(Role.USER, "x"), ToolCallResultMessage([])),
+    ],
+    ids=[
+        "text-content-not-str",
+        "tool-calls-not-toolcall",
+        "reasoning-wrong-type",
+        "aggregate-wrong-parts",
+    ],
+)
+def test_wrong_types_rejected(build: object) -> None:
+    with pytest.raises(InvalidMessageError):
+        build()  # type: ignore[operator]

@@ -1,0 +1,202 @@
+"""The request-level tool-pairing step (API.md 4.5): repairs and the check."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from llmbridge import (
+    ImageMessage,
+    InvalidMessageError,
+    Message,
+    MessageEnvelope,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallAggregateMessage,
+    ToolCallMessage,
+    ToolCallResultMessage,
+    check_tool_pairing,
+)
+from llmbridge._pairing import repair_tool_pairing
+
+AGENT = "bot"
+
+
+def call(name: str, call_id: str | None) -> ToolCall:
+    return ToolCall(name, "{}", tool_call_id=call_id)
+
+
+def result(name: str, call_id: str | None, text: str | None = "ok") -> ToolCall:
+    return ToolCall(name, "{}", tool_call_id=call_id, result=text)
+
+
+USER = TextMessage(Role.USER, "question")
+CALL_AB = ToolCallMessage([call("a", "id_a"), call("b", "id_b")], AGENT)
+RESULT_AB = ToolCallResultMessage([result("a", "id_a"), result("b", "id_b")])
+ANSWER = TextMessage(Role.ASSISTANT, "answer", AGENT)
+
+VALID: dict[str, list[Message]] = {
+    "call-then-results": [USER, CALL_AB, RESULT_AB, ANSWER],
+    "results-split-over-messages": [
+        USER,
+        CALL_AB,
+        ToolCallResultMessage([result("b", "id_b")]),
+        ToolCallResultMessage([result("a", "id_a")]),
+    ],
+    "aggregate-is-self-contained": [
+        USER,
+        ToolCallAggregateMessage(CALL_AB, RESULT_AB, AGENT),
+        ANSWER,
+    ],
+    "fallback-ids-match-by-position": [
+        ToolCallMessage([call("now", None), call("now", None)]),
+        ToolCallResultMessage([result("now", None), result("now", None)]),
+    ],
+    "other-agents-aggregate-is-plain-text": [
+        ToolCallAggregateMessage(
+            ToolCallMessage([call("x", "id_x")], "other"),
+            ToolCallResultMessage([result("x", "id_x")]),
+            "other",
+        ),
+    ],
+    "envelopes-are-left-alone": [CALL_AB, MessageEnvelope({"role": "user"}), RESULT_AB],
+    "result-without-text-is-not-sent": [
+        CALL_AB,
+        ToolCallResultMessage([result("a", "id_a"), result("b", "id_b"), result("zz", "zz", None)]),
+    ],
+}
+
+
+@pytest.mark.parametrize("messages", VALID.values(), ids=VALID.keys())
+def test_valid_conversations_pass(messages: list[Message]) -> None:
+    assert check_tool_pairing(messages, agent_name=AGENT) is None
+
+
+INVALID: dict[str, tuple[list[Message], int | None]] = {
+    "empty-conversation": ([], None),
+    "call-never-answered": ([USER, CALL_AB], 1),
+    "call-half-answered": ([USER, CALL_AB, ToolCallResultMessage([result("a", "id_a")])], 1),
+    "assistant-turn-before-results": ([USER, CALL_AB, ANSWER, RESULT_AB], 1),
+    "another-call-before-results": (
+        [CALL_AB, ToolCallMessage([call("c", "id_c")], AGENT), RESULT_AB],
+        0,
+    ),
+    "orphan-result": ([USER, ToolCallResultMessage([result("a", "id_a")])], 1),
+    "result-for-wrong-id": ([CALL_AB, RESULT_AB, ToolCallResultMessage([result("x", "id_x")])], 2),
+    "result-after-assistant-text": ([CALL_AB, RESULT_AB, ANSWER, RESULT_AB], 3),
+    "answered-only-by-none-result": (
+        [CALL_AB, ToolCallResultMessage([result("a", "id_a"), result("b", "id_b", None)])],
+        0,
+    ),
+    "unanswered-assistant-text-without-sender": (
+        [CALL_AB, TextMessage(Role.ASSISTANT, "no sender"), RESULT_AB],
+        0,
+    ),
+    "partial-aggregate": (
+        [
+            ToolCallAggregateMessage(CALL_AB, ToolCallResultMessage([result("a", "id_a")]), AGENT),
+            ANSWER,
+        ],
+        0,
+    ),
+}
+
+
+@pytest.mark.parametrize(("messages", "index"), INVALID.values(), ids=INVALID.keys())
+def test_violations_raise_at_the_faulty_message(messages: list[Message], index: int | None) -> None:
+    with pytest.raises(InvalidMessageError) as info:
+        check_tool_pairing(messages, agent_name=AGENT)
+    assert info.value.index == index
+
+
+@pytest.mark.parametrize(
+    "interruption",
+    [
+        TextMessage(Role.USER, "hurry up"),
+        ImageMessage(Role.USER, "https://x/a.png"),
+        TextMessage(Role.ASSISTANT, "another agent speaks", "other"),
+        TextMessage(Role.SYSTEM, "system note"),
+    ],
+    ids=["user-text", "image", "other-agent-text", "system-text"],
+)
+def test_interruption_moved_after_results(interruption: Message) -> None:
+    messages = [USER, CALL_AB, interruption, RESULT_AB, ANSWER]
+    repaired = repair_tool_pairing(messages, agent_name=AGENT)
+    assert list(repaired.messages) == [USER, CALL_AB, RESULT_AB, interruption, ANSWER]
+    assert repaired.indices == (0, 1, 3, 2, 4)
+    assert [(n.index, n.kind) for n in repaired.notes] == [(2, "repaired")]
+    check_tool_pairing(messages, agent_name=AGENT)
+
+
+def test_interruption_between_split_results_moved_after_all() -> None:
+    first = ToolCallResultMessage([result("a", "id_a")])
+    second = ToolCallResultMessage([result("b", "id_b")])
+    messages = [CALL_AB, first, USER, second]
+    repaired = repair_tool_pairing(messages, agent_name=AGENT)
+    assert list(repaired.messages) == [CALL_AB, first, second, USER]
+
+
+def test_repeated_fallback_ids_get_suffixes_in_call_and_result() -> None:
+    round_one = [ToolCallMessage([call("now", None)]), ToolCallResultMessage([result("now", None)])]
+    messages = [USER, *round_one, *round_one]
+    repaired = repair_tool_pairing(messages, agent_name=AGENT)
+    second_call, second_result = repaired.messages[3], repaired.messages[4]
+    assert isinstance(second_call, ToolCallMessage)
+    assert isinstance(second_result, ToolCallResultMessage)
+    assert second_call.tool_calls[0].tool_call_id == "now_0_1"
+    assert second_result.tool_calls[0].tool_call_id == "now_0_1"
+    assert [(n.index, n.kind) for n in repaired.notes] == [(3, "repaired")]
+    assert "now_0 -> now_0_1" in repaired.notes[0].detail
+    # the first round keeps its (implicit) fallback id untouched
+    assert repaired.messages[1] is round_one[0]
+
+
+def test_repeated_ids_in_aggregates() -> None:
+    aggregate = ToolCallAggregateMessage(
+        ToolCallMessage([call("a", "same")], AGENT),
+        ToolCallResultMessage([result("a", "same")]),
+        AGENT,
+    )
+    repaired = repair_tool_pairing([aggregate, aggregate], agent_name=AGENT)
+    second = repaired.messages[1]
+    assert isinstance(second, ToolCallAggregateMessage)
+    assert second.tool_call_message.tool_calls[0].tool_call_id == "same_1"
+    assert second.tool_call_result_message.tool_calls[0].tool_call_id == "same_1"
+
+
+def test_long_ids_shortened_when_asked() -> None:
+    long_id = "call_" + "x" * 60
+    messages = [
+        ToolCallMessage([call("a", long_id)], AGENT),
+        ToolCallResultMessage([result("a", long_id)]),
+    ]
+    repaired = repair_tool_pairing(messages, agent_name=AGENT, max_id_length=40)
+    new_call, new_result = repaired.messages
+    assert isinstance(new_call, ToolCallMessage)
+    assert isinstance(new_result, ToolCallResultMessage)
+    new_id = new_call.tool_calls[0].tool_call_id
+    assert new_id is not None
+    assert len(new_id) <= 40
+    assert new_result.tool_calls[0].tool_call_id == new_id
+    assert repair_tool_pairing(messages, agent_name=AGENT).messages == tuple(messages)
+
+
+def test_repairs_never_mutate_input() -> None:
+    messages = [
+        USER,
+        ToolCallMessage([call("now", None)]),
+        USER,
+        ToolCallResultMessage([result("now", None)]),
+    ]
+    before = copy.deepcopy(messages)
+    repair_tool_pairing(messages * 2, agent_name=AGENT, max_id_length=40)
+    assert messages == before
+
+
+def test_repair_does_not_move_when_results_never_come() -> None:
+    messages = [CALL_AB, USER, ANSWER]
+    repaired = repair_tool_pairing(messages, agent_name=AGENT)
+    assert list(repaired.messages) == messages
+    assert repaired.notes == ()
