@@ -80,9 +80,7 @@ CORPUS: dict[str, Message] = {
     "tool_calls_with_text_and_thinking": ToolCallMessage(
         CALLS[:1], AGENT, content="Checking the weather.", reasoning=(ANTHROPIC_THINKING,)
     ),
-    "tool_calls_without_ids": ToolCallMessage(
-        [ToolCall("now", ""), ToolCall("now", "{}")], AGENT
-    ),
+    "tool_calls_without_ids": ToolCallMessage([ToolCall("now", ""), ToolCall("now", "{}")], AGENT),
     "tool_calls_from_other_agent": ToolCallMessage(CALLS, OTHER),
     "tool_results": ToolCallResultMessage(RESULTS),
     "tool_results_with_error_and_missing": ToolCallResultMessage(
