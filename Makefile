@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests examples benchmarks
-	$(BIN)/ruff format --check src tests examples benchmarks
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy src
