@@ -28,7 +28,8 @@ from llmbridge._errors import (
     StreamInterruptedError,
     UnsupportedMessageError,
 )
-from llmbridge._functions import FunctionContract
+from llmbridge._function_call import FunctionCallMiddleware
+from llmbridge._functions import FunctionContract, function
 from llmbridge._messages import (
     ImageMessage,
     Message,
@@ -74,6 +75,7 @@ __all__ = [
     "ConversionNote",
     "DelegateMiddleware",
     "EmptyResponseError",
+    "FunctionCallMiddleware",
     "FunctionContract",
     "GenerateReplyOptions",
     "ImageMessage",
@@ -111,6 +113,7 @@ __all__ = [
     "check_tool_pairing",
     "dump_messages",
     "format_message",
+    "function",
     "load_messages",
     "register_default_connector",
     "register_message_connector",
