@@ -340,17 +340,41 @@ async def test_unknown_function_with_an_empty_map_says_none_are_available() -> N
     assert all(call.is_error for call in results)
 
 
-async def test_failures_are_logged_as_warnings(caplog: pytest.LogCaptureFixture) -> None:
-    calls = ToolCallMessage([ToolCall("boom", '{"reason": "disk full"}', tool_call_id="c9")])
-    agent = connect(ScriptedAgent([calls]), FunctionCallMiddleware([boom]))
+LOGGED = {
+    "tool_exception_warning_with_traceback": (
+        ToolCall("boom", '{"reason": "disk full"}', tool_call_id="c9"),
+        logging.WARNING,
+        "tool call c9 failed: Function 'boom' raised RuntimeError: disk full",
+        True,
+    ),
+    "unknown_function_info": (
+        ToolCall("nope", "{}", tool_call_id="c9"),
+        logging.INFO,
+        "tool call c9 failed: Function 'nope' is not available.",
+        False,
+    ),
+    "invalid_arguments_info": (
+        ToolCall("boom", "{}"),
+        logging.INFO,
+        "tool call boom failed: Invalid arguments for function 'boom': reason: Field required.",
+        False,
+    ),
+}
 
-    with caplog.at_level(logging.WARNING, logger="llmbridge"):
+
+@pytest.mark.parametrize(("call", "level", "text", "traceback"), LOGGED.values(), ids=LOGGED.keys())
+async def test_failures_are_logged(
+    caplog: pytest.LogCaptureFixture, call: ToolCall, level: int, text: str, traceback: bool
+) -> None:
+    agent = connect(ScriptedAgent([ToolCallMessage([call])]), FunctionCallMiddleware([boom]))
+
+    with caplog.at_level(logging.DEBUG, logger="llmbridge"):
         await agent.generate_reply([QUESTION])
 
     [record] = caplog.records
-    assert record.levelno == logging.WARNING
-    assert "tool call c9 failed: Function 'boom' raised RuntimeError: disk full" in record.message
-    assert record.exc_info is not None
+    assert record.levelno == level
+    assert record.message.startswith(text)
+    assert (record.exc_info is not None) is traceback
 
 
 RESULTS = {

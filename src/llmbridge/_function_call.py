@@ -75,8 +75,9 @@ class FunctionCallMiddleware:
     (pydantic models, dataclasses, lists, dicts ...). Every call gets a result: an unknown
     function (the available ones are listed), invalid JSON, arguments that fail validation, a
     raised exception or an unserializable value give ``is_error=True`` and a text naming the
-    problem; failures are logged as warnings on the ``llmbridge`` logger. Result messages are
-    sent ``from_`` the agent's name. Sync functions run in worker threads.
+    problem. Failures are logged on the ``llmbridge`` logger: the model's mistakes (unknown
+    function, bad arguments) at INFO, a tool's own failures at WARNING with the traceback.
+    Result messages are sent ``from_`` the agent's name. Sync functions run in worker threads.
 
     Raises ``ValueError`` for invalid or duplicate function names (a name given both as a
     Python function and in ``function_map`` is a duplicate) and ``TypeError`` for entries that
@@ -161,14 +162,13 @@ class FunctionCallMiddleware:
         match runner:
             case None:
                 available = ", ".join(runners) or "none"
-                return _failed(
-                    call, f"Function {name!r} is not available. Available functions: {available}."
-                )
+                text = f"Function {name!r} is not available. Available functions: {available}."
+                return _failed(call, text, level=logging.INFO)
             case PythonFunction():
                 try:
                     args, kwargs = runner.bind(call.function_arguments)
                 except ArgumentsError as exc:
-                    return _failed(call, str(exc))
+                    return _failed(call, str(exc), level=logging.INFO)
             case _RawFunction():
                 args = (call.function_arguments,)
         try:
@@ -201,10 +201,11 @@ async def _call(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str
     return await value if inspect.isawaitable(value) else value
 
 
-def _failed(call: ToolCall, text: str, exc: BaseException | None = None) -> ToolCall:
-    _LOGGER.warning(
-        "tool call %s failed: %s", call.tool_call_id or call.function_name, text, exc_info=exc
-    )
+def _failed(
+    call: ToolCall, text: str, exc: BaseException | None = None, *, level: int = logging.WARNING
+) -> ToolCall:
+    who = call.tool_call_id or call.function_name
+    _LOGGER.log(level, "tool call %s failed: %s", who, text, exc_info=exc)
     return dataclasses.replace(call, result=text, is_error=True)
 
 
