@@ -1,0 +1,94 @@
+"""Conversion cost: ``to_openai`` / ``to_anthropic`` against hand-written floors, same run.
+
+Both library functions run as a user calls them (lenient, every validation and note on, the
+pairing step on). Before timing, each library result is checked equal to its floor's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Final
+
+from benchmarks.conversation import AGENT, make_conversation
+from benchmarks.floors import anthropic_floor, openai_floor
+from benchmarks.timing import Settings, best_time, check_same
+from llmbridge import Message
+from llmbridge.anthropic import to_anthropic
+from llmbridge.openai import to_openai
+
+__all__ = ["TARGETS", "ConversionResult", "conversion_cases", "run_conversion"]
+
+TARGETS: Final = {"openai": 2.0, "anthropic": 2.5}
+"""The highest accepted ratio of library time to floor time, per provider."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConversionResult:
+    """One provider's conversion timing: microseconds per message, library and floor."""
+
+    provider: str
+    messages: int
+    library_us: float
+    floor_us: float
+    target: float
+
+    @property
+    def ratio(self) -> float:
+        """Library time over floor time (measured in the same run)."""
+        return self.library_us / self.floor_us
+
+
+def _openai_library(messages: Sequence[Message]) -> object:
+    return to_openai(messages, agent_name=AGENT).messages
+
+
+def _anthropic_library(messages: Sequence[Message]) -> object:
+    request = to_anthropic(messages, agent_name=AGENT)
+    return request.system, request.messages
+
+
+def _openai_floor(messages: Sequence[Message]) -> object:
+    return openai_floor(messages, AGENT)
+
+
+def _anthropic_floor(messages: Sequence[Message]) -> object:
+    return anthropic_floor(messages, AGENT)
+
+
+Convert = Callable[[Sequence[Message]], object]
+
+
+def conversion_cases() -> dict[str, tuple[Convert, Convert]]:
+    """``provider -> (library conversion, floor conversion)``, each returning the payload."""
+    return {
+        "openai": (_openai_library, _openai_floor),
+        "anthropic": (_anthropic_library, _anthropic_floor),
+    }
+
+
+def run_conversion(
+    size: int = 1000, settings: Settings | None = None, *, seed: int = 0
+) -> list[ConversionResult]:
+    """Time both providers' conversions of one ``size``-message conversation.
+
+    Raises ``FloorMismatchError`` when a floor's payload differs from the library's.
+    """
+    settings = settings or Settings()
+    messages = make_conversation(size, seed=seed)
+    results = []
+    for provider, (library, floor) in conversion_cases().items():
+        check_same(f"{provider} conversion", library(messages), floor(messages))
+        library_time = best_time(partial(library, messages), settings)
+        floor_time = best_time(partial(floor, messages), settings)
+        results.append(
+            ConversionResult(
+                provider,
+                size,
+                library_time.seconds / size * 1e6,
+                floor_time.seconds / size * 1e6,
+                TARGETS[provider],
+            )
+        )
+    return results

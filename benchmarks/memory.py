@@ -1,0 +1,112 @@
+"""Peak memory of converting a conversation with large inline images, against the payload size.
+
+The peak is what ``tracemalloc`` sees allocated during one conversion call, above what was
+allocated before it, the returned payload included. It is measured twice on the same image
+objects: first (each image's base64 text not computed yet) and repeat (cached, as on every
+later turn of an agent loop). The payload size is the in-memory size of the returned payload:
+every dict, list and string reachable from it, each object counted once.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from benchmarks.conversation import big_image_conversation
+from benchmarks.convert import conversion_cases
+from llmbridge import Message
+
+__all__ = ["TARGET", "MemoryResult", "deep_size", "run_memory"]
+
+TARGET: Final = 1.5
+"""The highest accepted ratio of peak memory to payload size."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryResult:
+    """Peak bytes of a first and a repeat conversion, and the payload's size in bytes."""
+
+    provider: str
+    images: int
+    image_bytes: int
+    payload_bytes: int
+    first_peak: int
+    repeat_peak: int
+    floor_first_peak: int
+    target: float
+
+    @property
+    def first_ratio(self) -> float:
+        """First conversion's peak over the payload size."""
+        return self.first_peak / self.payload_bytes
+
+    @property
+    def repeat_ratio(self) -> float:
+        """Repeat conversion's peak over the payload size."""
+        return self.repeat_peak / self.payload_bytes
+
+    @property
+    def floor_first_ratio(self) -> float:
+        """The floor's first-conversion peak over the payload size."""
+        return self.floor_first_peak / self.payload_bytes
+
+
+def deep_size(payload: object) -> int:
+    """Return the bytes of every dict, list, tuple and scalar reachable from ``payload``, once."""
+    seen: set[int] = set()
+    stack = [payload]
+    total = 0
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        total += sys.getsizeof(item)
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return total
+
+
+def _peak(convert: Callable[[Sequence[Message]], object], messages: Sequence[Message]) -> int:
+    """Bytes allocated at the peak of one ``convert`` call (tracemalloc must be tracing)."""
+    gc.collect()
+    tracemalloc.reset_peak()
+    before = tracemalloc.get_traced_memory()[0]
+    payload = convert(messages)
+    peak = tracemalloc.get_traced_memory()[1] - before
+    del payload
+    return peak
+
+
+def run_memory(count: int = 20, image_size: int = 4 * 1024 * 1024) -> list[MemoryResult]:
+    """Measure the peak memory of converting ``count`` images of ``image_size`` bytes.
+
+    Each provider (and its floor) gets fresh image objects, so its first conversion pays
+    for the base64 text of every image.
+    """
+    results = []
+    for provider, (library, floor) in conversion_cases().items():
+        messages = big_image_conversation(count, image_size)
+        payload_bytes = deep_size(library(messages))
+        fresh = big_image_conversation(count, image_size)
+        floor_fresh = big_image_conversation(count, image_size)
+        tracemalloc.start()
+        try:
+            first = _peak(library, fresh)
+            repeat = _peak(library, fresh)
+            floor_first = _peak(floor, floor_fresh)
+        finally:
+            tracemalloc.stop()
+        results.append(
+            MemoryResult(
+                provider, count, image_size, payload_bytes, first, repeat, floor_first, TARGET
+            )
+        )
+    return results

@@ -1,0 +1,85 @@
+"""Formatting of benchmark results as Markdown tables (printed, and pasted into README.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from benchmarks.convert import ConversionResult
+from benchmarks.memory import MemoryResult
+from benchmarks.streams import StreamResult
+
+__all__ = ["conversion_table", "memory_table", "stream_table"]
+
+_MB = 1024 * 1024
+
+
+def _verdict(ratio: float, target: float) -> str:
+    return "met" if ratio <= target else f"MISSED by {ratio / target - 1:.0%}"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def conversion_table(results: Sequence[ConversionResult]) -> str:
+    """One row per provider: µs per message (library, floor), the ratio, the target."""
+    header = ["conversion", "messages", "library µs/msg", "floor µs/msg", "ratio", "target"]
+    rows = [
+        [
+            f"`to_{result.provider}`",
+            f"{result.messages:,}",
+            f"{result.library_us:.2f}",
+            f"{result.floor_us:.2f}",
+            f"{result.ratio:.2f}x",
+            f"<= {result.target}x: {_verdict(result.ratio, result.target)}",
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def stream_table(results: Sequence[StreamResult]) -> str:
+    """One row per provider: µs per chunk (library, floor, bare pass, SDK), ratios, target."""
+    header = ["stream", "chunks", "library µs/chunk", "floor µs/chunk", "bare µs/chunk",
+              "SDK µs/chunk", "library / floor", "library / bare", "SDK / bare",
+              "SDK / library", "target"]  # fmt: skip
+    rows = [
+        [
+            result.provider,
+            f"{result.chunks:,}",
+            f"{result.library_us:.2f}",
+            f"{result.floor_us:.2f}",
+            f"{result.bare_us:.2f}",
+            f"{result.sdk_us:.2f}",
+            f"{result.ratio:.2f}x",
+            f"{result.bare_ratio:.2f}x",
+            f"{result.sdk_bare_ratio:.0f}x",
+            f"{result.sdk_ratio:.1f}x",
+            f"<= {result.target}x floor: {_verdict(result.ratio, result.target)}; "
+            + ("faster than the SDK" if result.sdk_ratio > 1 else "SLOWER than the SDK"),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def memory_table(results: Sequence[MemoryResult]) -> str:
+    """One row per provider: payload MB, first and repeat peaks (and the floor's), the target."""
+    header = ["memory", "images", "payload MB", "first peak MB", "repeat peak MB",
+              "floor first peak MB", "target"]  # fmt: skip
+    rows = [
+        [
+            f"`to_{result.provider}`",
+            f"{result.images} x {result.image_bytes / _MB:.0f} MB",
+            f"{result.payload_bytes / _MB:.1f}",
+            f"{result.first_peak / _MB:.1f} ({result.first_ratio:.2f}x)",
+            f"{result.repeat_peak / _MB:.1f} ({result.repeat_ratio:.2f}x)",
+            f"{result.floor_first_peak / _MB:.1f} ({result.floor_first_ratio:.2f}x)",
+            f"<= {result.target}x: "
+            + _verdict(max(result.first_ratio, result.repeat_ratio), result.target),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
