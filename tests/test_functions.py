@@ -174,6 +174,7 @@ INVALID_NAMES = {
     "dot": "tools.get_weather",
     "non_ascii": "météo",
     "too_long_65": "x" * 65,
+    "trailing_newline": "get_weather\n",
 }
 
 
@@ -271,6 +272,26 @@ def test_decorator_with_arguments_sets_name_and_description() -> None:
 
     assert (contract.name, contract.description) == ("sum_numbers", "Sum.")
     assert FunctionContract.from_function(add, name="other").name == "other"
+
+
+def test_marked_method_is_described_and_called_without_self() -> None:
+    class Thermometer:
+        def __init__(self, offset: int) -> None:
+            self.offset = offset
+
+        @function(name="read_temperature")
+        def read(self, city: str) -> int:
+            """Read the temperature."""
+            return len(city) + self.offset
+
+    described = PythonFunction.of(Thermometer(100).read)
+    args, kwargs = described.bind('{"city": "Paris"}')
+
+    assert described.contract.name == "read_temperature"
+    assert described.contract.description == "Read the temperature."
+    assert described.contract.parameters is not None
+    assert list(described.contract.parameters["properties"]) == ["city"]
+    assert described.fn(*args, **kwargs) == 105
 
 
 def test_decorator_rejects_objects_without_attributes() -> None:

@@ -171,11 +171,22 @@ class PythonFunction:
     def of(
         cls, fn: Callable[..., Any], *, name: str | None = None, description: str | None = None
     ) -> PythonFunction:
-        """Return ``fn``'s ``PythonFunction``: the one ``@function`` attached, or a new one."""
+        """Return ``fn``'s ``PythonFunction``: the one ``@function`` attached, or a new one.
+
+        A bound method (or a ``functools.wraps`` wrapper) of a marked function shows the mark
+        of the function underneath: it is described anew, as itself (no ``self`` parameter),
+        keeping the marked name and description unless others are given.
+        """
         marked = getattr(fn, _MARK, None)
-        if isinstance(marked, PythonFunction) and name is None and description is None:
+        if not isinstance(marked, PythonFunction):
+            return cls(fn, name=name, description=description)
+        if marked.fn is fn and name is None and description is None:
             return marked
-        return cls(fn, name=name, description=description)
+        return cls(
+            fn,
+            name=marked.contract.name if name is None else name,
+            description=marked.contract.description if description is None else description,
+        )
 
     def bind(self, arguments_json: str) -> tuple[list[Any], dict[str, Any]]:
         """Parse and validate ``arguments_json``; return the positional and keyword arguments.
