@@ -103,8 +103,10 @@ class FunctionContract:
         before its first section (``Args:``, ``Returns:`` ...) unless given; each parameter's
         schema comes from its type hint (pydantic: defaults, ``Optional``, enums, ``Literal``,
         nested pydantic models, dataclasses, lists) and its description from the Google-style
-        ``Args:`` section (a ``Field(description=...)`` in ``Annotated`` wins). A function marked
-        with ``@function`` keeps the contract it was marked with.
+        ``Args:`` section (a ``Field(description=...)`` in ``Annotated`` wins). The schema admits
+        no other properties (``additionalProperties: false``), as the validation of the model's
+        arguments does. A function marked with ``@function`` keeps the contract it was marked
+        with.
 
         Raises ``ValueError`` for an invalid name, ``*args`` / ``**kwargs`` parameters, type
         hints that cannot be resolved, or types pydantic cannot describe.
