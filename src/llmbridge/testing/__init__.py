@@ -4,6 +4,17 @@ Provider SDKs are imported lazily, so this package imports without openai or ant
 """
 
 from llmbridge.testing._echo import EchoAgent
+from llmbridge.testing._openai import (
+    openai_chunk,
+    openai_completion,
+    openai_error_event,
+    openai_sse,
+    openai_sse_response,
+    openai_text_chunks,
+    openai_tool_call_chunks,
+    openai_usage,
+    openai_usage_chunk,
+)
 from llmbridge.testing._transport import (
     RespxTransport,
     anthropic_client,
@@ -11,4 +22,19 @@ from llmbridge.testing._transport import (
     openai_client,
 )
 
-__all__ = ["EchoAgent", "RespxTransport", "anthropic_client", "last_request_json", "openai_client"]
+__all__ = [
+    "EchoAgent",
+    "RespxTransport",
+    "anthropic_client",
+    "last_request_json",
+    "openai_chunk",
+    "openai_client",
+    "openai_completion",
+    "openai_error_event",
+    "openai_sse",
+    "openai_sse_response",
+    "openai_text_chunks",
+    "openai_tool_call_chunks",
+    "openai_usage",
+    "openai_usage_chunk",
+]

@@ -1,0 +1,29 @@
+"""llmbridge for OpenAI Chat Completions: the agent, the connector and the pure conversions.
+
+``OpenAIChatAgent`` speaks the SDK's types; ``OpenAIChatRequestMessageConnector`` (its default
+connector) translates neutral messages both ways; ``to_openai``, ``from_openai`` and
+``OpenAIStreamAggregator`` are the pure functions underneath. Needs the ``openai`` extra.
+"""
+
+from __future__ import annotations
+
+from llmbridge.openai._agent import OpenAIChatAgent
+from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
+from llmbridge.openai._errors import map_openai_error
+from llmbridge.openai._request import MAX_TOOL_CALL_ID_LENGTH, OpenAIRequest, to_openai
+from llmbridge.openai._response import from_openai
+from llmbridge.openai._stream import OpenAIStreamAggregator
+from llmbridge.openai._tools import openai_tool_choice, openai_tools
+
+__all__ = [
+    "MAX_TOOL_CALL_ID_LENGTH",
+    "OpenAIChatAgent",
+    "OpenAIChatRequestMessageConnector",
+    "OpenAIRequest",
+    "OpenAIStreamAggregator",
+    "from_openai",
+    "map_openai_error",
+    "openai_tool_choice",
+    "openai_tools",
+    "to_openai",
+]

@@ -1,0 +1,222 @@
+"""``OpenAIChatAgent``: the provider agent that speaks OpenAI Chat Completions types (API.md 6).
+
+The only module of ``llmbridge.openai`` that calls the SDK client. It takes envelopes of
+``ChatCompletionMessageParam`` dicts, maps reply options to ``create()`` arguments and SDK
+exceptions to ``ProviderAPIError`` subclasses. Neutral messages need the connector in front.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from typing import Any, Final, cast
+
+import openai
+from openai.resources.chat.completions import AsyncCompletions
+from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
+
+from llmbridge._agents import GenerateReplyOptions
+from llmbridge._connectors import (
+    Connector,
+    register_default_connector,
+    register_message_connector,
+)
+from llmbridge._errors import UnsupportedMessageError
+from llmbridge._functions import FunctionContract
+from llmbridge._messages import Message, MessageEnvelope
+from llmbridge._middleware import AgentMethods, MiddlewareStreamingAgent
+from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
+from llmbridge.openai._errors import map_openai_error
+from llmbridge.openai._tools import openai_tool_choice, openai_tools
+
+__all__ = ["OpenAIChatAgent", "split_create_arguments"]
+
+# Read once at import: the keywords this SDK's create() takes; other settings go in the body.
+_CREATE_KEYWORDS: Final = frozenset(inspect.signature(AsyncCompletions.create).parameters) - {
+    "self"
+}
+# Set by the agent itself from the conversation and the calling path.
+_RESERVED: Final = frozenset({"messages", "stream"})
+_SYSTEM_ROLES: Final = frozenset({"system", "developer"})
+
+
+def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> None:
+    """Lay ``settings`` over ``arguments``: create() keywords as keywords, the rest in the body."""
+    if not settings:
+        return
+    for key, value in settings.items():
+        if key in _RESERVED:
+            raise ValueError(f"{key!r} is set by OpenAIChatAgent and cannot be overridden")
+        if key == "extra_body":
+            arguments["extra_body"] = {**arguments.get("extra_body", {}), **value}
+        elif key in _CREATE_KEYWORDS:
+            arguments[key] = value
+        else:
+            # A new dict each time: the agent's base arguments are copied shallowly per call.
+            arguments["extra_body"] = {**arguments.get("extra_body", {}), key: value}
+
+
+def split_create_arguments(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``settings`` as ``create()`` arguments: its keywords as is, others in ``extra_body``.
+
+    Raises ``ValueError`` for ``messages`` and ``stream``, which the agent sets itself.
+    """
+    arguments: dict[str, Any] = {}
+    _layer(arguments, settings)
+    return arguments
+
+
+def _set_if(arguments: dict[str, Any], key: str, value: object) -> None:
+    if value is not None:
+        arguments[key] = value
+
+
+class OpenAIChatAgent(AgentMethods):
+    """An agent that answers through OpenAI Chat Completions, in the SDK's own types.
+
+    Takes only ``MessageEnvelope``s of ``ChatCompletionMessageParam`` dicts (register a
+    connector to speak neutral messages); prepends ``system_message`` unless the input has a
+    system or developer message. Replies are ``MessageEnvelope[ChatCompletion]``; streams are
+    ``MessageEnvelope[ChatCompletionChunk]`` with usage requested. Options map to ``create()``:
+    ``temperature``, ``max_tokens`` -> ``max_completion_tokens``, ``stop_sequences`` -> ``stop``,
+    ``functions`` -> ``tools`` (constructor functions first; the first of a name wins),
+    ``tool_choice``; ``extra`` and ``create_kwargs`` keys ``create()`` takes pass as keywords,
+    the rest through ``extra_body``. Per-call options win over constructor settings.
+
+    Raises ``UnsupportedMessageError`` for any other input, ``ValueError`` for settings naming
+    ``messages`` or ``stream``, and ``ProviderAPIError`` subclasses (SDK error as
+    ``__cause__``) when the API call fails, before or during a stream.
+    """
+
+    def __init__(
+        self,
+        client: openai.AsyncOpenAI,
+        *,
+        name: str,
+        model: str,
+        system_message: str | None = None,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        seed: int | None = None,
+        functions: Iterable[FunctionContract] | None = None,
+        **create_kwargs: Any,
+    ) -> None:
+        self.client = client
+        self.name = name
+        self.model = model
+        self.system_message = system_message
+        self.functions: tuple[FunctionContract, ...] = tuple(functions or ())
+        base: dict[str, Any] = {"model": model}
+        _layer(base, create_kwargs)
+        _set_if(base, "temperature", temperature)
+        _set_if(base, "max_completion_tokens", max_tokens)
+        _set_if(base, "seed", seed)
+        self._base_arguments = base
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatAgent(name={self.name!r}, model={self.model!r})"
+
+    def _payloads(self, messages: Sequence[Message]) -> list[ChatCompletionMessageParam]:
+        payloads: list[ChatCompletionMessageParam] = []
+        has_system = False
+        for index, message in enumerate(messages):
+            content = message.content if isinstance(message, MessageEnvelope) else None
+            if not isinstance(content, dict):
+                raise UnsupportedMessageError(
+                    f"OpenAIChatAgent {self.name!r} takes only MessageEnvelope"
+                    f"[ChatCompletionMessageParam], got {_describe(message)}; register a "
+                    "connector (agent.register_message_connector()) to send neutral messages",
+                    index=index,
+                )
+            has_system = has_system or content.get("role") in _SYSTEM_ROLES
+            payloads.append(cast(ChatCompletionMessageParam, content))
+        if self.system_message is not None and not has_system:
+            payloads.insert(0, {"role": "system", "content": self.system_message})
+        return payloads
+
+    def create_arguments(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> dict[str, Any]:
+        """Return the keyword arguments of the ``create()`` call for ``messages`` and ``options``.
+
+        Raises ``UnsupportedMessageError`` for input that is not an envelope of a request dict.
+        """
+        arguments = dict(self._base_arguments)
+        arguments["messages"] = self._payloads(messages)
+        per_call = options.functions if options is not None else None
+        tools = openai_tools(self.functions, per_call)
+        if tools:
+            arguments["tools"] = tools
+        if options is None:
+            return arguments
+        _layer(arguments, options.extra)
+        _set_if(arguments, "temperature", options.temperature)
+        _set_if(arguments, "max_completion_tokens", options.max_tokens)
+        if options.stop_sequences is not None:
+            arguments["stop"] = list(options.stop_sequences)
+        if options.tool_choice is not None:
+            arguments["tool_choice"] = openai_tool_choice(options.tool_choice)
+        return arguments
+
+    def _secrets(self) -> tuple[str | None, ...]:
+        api_key = getattr(self.client, "api_key", None)
+        return (api_key if isinstance(api_key, str) else None,)
+
+    async def generate_reply(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> MessageEnvelope[ChatCompletion]:
+        """Call the API once and return the completion in an envelope from this agent."""
+        arguments = self.create_arguments(messages, options)
+        try:
+            completion = await self.client.chat.completions.create(**arguments)
+        except openai.APIError as exc:
+            raise map_openai_error(exc, secrets=self._secrets()) from exc
+        return MessageEnvelope(cast(ChatCompletion, completion), self.name)
+
+    async def generate_streaming_reply(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> AsyncIterator[MessageEnvelope[ChatCompletionChunk]]:
+        """Stream the API's chunks, each in an envelope from this agent; usage comes last.
+
+        A failure before or during the stream raises the mapped ``ProviderAPIError``.
+        """
+        arguments = self.create_arguments(messages, options)
+        arguments["stream"] = True
+        requested = arguments.get("stream_options") or {}
+        arguments["stream_options"] = {**requested, "include_usage": True}
+        try:
+            stream = await self.client.chat.completions.create(**arguments)
+        except openai.APIError as exc:
+            raise map_openai_error(exc, secrets=self._secrets()) from exc
+        chunks = cast(openai.AsyncStream[ChatCompletionChunk], stream)
+        iterator = chunks.__aiter__()
+        try:
+            while True:
+                # Only the SDK's own iteration is guarded: errors thrown in at `yield` pass by.
+                try:
+                    chunk = await iterator.__anext__()
+                except StopAsyncIteration:
+                    return
+                except openai.APIError as exc:
+                    raise map_openai_error(exc, secrets=self._secrets()) from exc
+                yield MessageEnvelope(chunk, self.name)
+        finally:
+            await chunks.close()
+
+    def register_message_connector(
+        self, connector: Connector | None = None
+    ) -> MiddlewareStreamingAgent:
+        """Return a new streaming agent that speaks neutral messages through ``connector``.
+
+        With no connector, a lenient ``OpenAIChatRequestMessageConnector`` is used.
+        """
+        return register_message_connector(self, connector)
+
+
+def _describe(message: Message) -> str:
+    if isinstance(message, MessageEnvelope):
+        return f"a MessageEnvelope of {type(message.content).__name__}"
+    return type(message).__name__
+
+
+register_default_connector(OpenAIChatAgent, OpenAIChatRequestMessageConnector)

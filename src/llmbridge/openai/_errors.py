@@ -1,0 +1,161 @@
+"""OpenAI SDK exceptions -> llmbridge ``ProviderAPIError`` subclasses (API.md section 9).
+
+The class and ``retryable`` come from the core status table; an error event inside a stream
+(HTTP 200 already sent) is mapped by its error ``type`` instead. Messages are rebuilt from the
+API's own error text with anything key-like removed, so credentials never reach our errors.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from email.utils import parsedate_to_datetime
+from typing import Final
+
+import openai
+
+from llmbridge._errors import (
+    ProviderAPIError,
+    RateLimitError,
+    StreamInterruptedError,
+    api_error_for_status,
+)
+from llmbridge._messages import Message
+
+__all__ = ["interrupted_stream_error", "map_openai_error", "raised_mid_stream"]
+
+PROVIDER: Final = "openai"
+
+# Error `type`s of stream error events, read as the HTTP status that means the same thing.
+_EVENT_TYPE_STATUS: Final[dict[str, int]] = {
+    "server_error": 500,
+    "internal_error": 500,
+    "api_error": 500,
+    "overloaded_error": 529,
+    "service_unavailable": 503,
+    "timeout": 408,
+    "rate_limit_error": 429,
+    "rate_limit_exceeded": 429,
+    "tokens": 429,
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "permission_error": 403,
+}
+# OpenAI keys (sk-..., sk-proj-...) and bearer tokens, even partly masked as the API echoes them.
+_KEY_LIKE: Final = re.compile(r"(sk|sess|rk)-[A-Za-z0-9_*.\-]{4,}|Bearer\s+\S+")
+_MIN_SECRET_LENGTH: Final = 8
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """Return ``text`` with the given secrets and anything shaped like an API key removed."""
+    for secret in secrets:
+        if secret and len(secret) >= _MIN_SECRET_LENGTH:
+            text = text.replace(secret, "[redacted]")
+    return _KEY_LIKE.sub("[redacted]", text)
+
+
+def _api_message(exc: openai.APIError) -> str:
+    # The SDK puts the decoded `error` object in .body; its `message` is the API's own words.
+    body = exc.body
+    if isinstance(body, dict):
+        message = body.get("message")
+        if isinstance(message, str) and message:
+            return message
+    return exc.message
+
+
+def retry_after_seconds(exc: openai.APIStatusError) -> float | None:
+    """The server's wait hint: ``retry-after-ms``, else ``retry-after`` (seconds or a date)."""
+    headers = exc.response.headers
+    milliseconds = headers.get("retry-after-ms")
+    if milliseconds is not None:
+        try:
+            return max(float(milliseconds) / 1000.0, 0.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
+    except (TypeError, ValueError):
+        return None
+
+
+def _status_of(exc: openai.APIError) -> tuple[int | None, int | None]:
+    """The HTTP status to report, and the status that picks the class (they differ for events)."""
+    match exc:
+        case openai.APIStatusError(status_code=status):
+            return status, status
+        case openai.APIConnectionError():
+            return None, None
+        case openai.APIResponseValidationError(status_code=status):
+            return status, status
+        case _:
+            return None, _EVENT_TYPE_STATUS.get(exc.type or "", 0) or None
+
+
+def map_openai_error(
+    exc: openai.APIError, *, secrets: Iterable[str | None] = ()
+) -> ProviderAPIError:
+    """Return the ``ProviderAPIError`` subclass for an OpenAI SDK error (raise it ``from exc``).
+
+    Status errors follow the status table; connection errors and timeouts are
+    ``ProviderUnavailableError`` (retryable); a stream error event is classed by its ``type``
+    (``server_error`` -> unavailable and retryable) with ``status_code`` ``None``, and an event
+    of unknown type is a plain, non-retryable ``ProviderAPIError``. ``RateLimitError`` carries
+    ``retry_after`` from the response headers. ``secrets`` (the client's key) and key-like text
+    never appear in the message.
+    """
+    status, class_status = _status_of(exc)
+    if class_status is None and not isinstance(exc, openai.APIConnectionError):
+        cls, retryable = ProviderAPIError, False
+    else:
+        cls, retryable = api_error_for_status(class_status)
+    where = f"HTTP {status}" if status is not None else "no HTTP status"
+    message = redact(f"OpenAI API error ({where}): {_api_message(exc)}", secrets)
+    if cls is RateLimitError:
+        retry_after = retry_after_seconds(exc) if isinstance(exc, openai.APIStatusError) else None
+        return RateLimitError(
+            message,
+            provider=PROVIDER,
+            status_code=status,
+            retryable=retryable,
+            retry_after=retry_after,
+        )
+    return cls(message, provider=PROVIDER, status_code=status, retryable=retryable)
+
+
+def raised_mid_stream(exc: BaseException) -> bool:
+    """Whether ``exc`` (or the SDK error behind it) is an error event inside a started stream.
+
+    Such events arrive after the HTTP 200, so the stream had started even if no chunk came.
+    """
+    cause = exc if isinstance(exc, openai.APIError) else exc.__cause__
+    return isinstance(cause, openai.APIError) and not isinstance(
+        cause,
+        openai.APIStatusError | openai.APIConnectionError | openai.APIResponseValidationError,
+    )
+
+
+def interrupted_stream_error(
+    exc: ProviderAPIError | openai.APIError, partial: Message | None
+) -> StreamInterruptedError:
+    """Return the ``StreamInterruptedError`` for a failure after a stream started.
+
+    ``status_code`` and ``retryable`` are those of the mapped error; ``partial`` is what the
+    stream had assembled. Raise it ``from exc``.
+    """
+    mapped = exc if isinstance(exc, ProviderAPIError) else map_openai_error(exc)
+    return StreamInterruptedError(
+        f"the OpenAI stream was interrupted: {mapped}",
+        provider=PROVIDER,
+        status_code=mapped.status_code,
+        retryable=mapped.retryable,
+        partial=partial,
+    )

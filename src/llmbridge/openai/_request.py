@@ -1,0 +1,329 @@
+"""Neutral messages -> OpenAI Chat Completions request messages (API.md 4.1 and 4.5).
+
+A pure function over data: ``to_openai`` dispatches each message on its type through one
+type-keyed table, records what it changed as ``ConversionNote``s, and (unless told not to)
+runs the request-level tool-pairing step around the conversion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from openai.types.chat import (
+    ChatCompletionAssistantMessageParam,
+    ChatCompletionContentPartParam,
+    ChatCompletionMessageFunctionToolCallParam,
+    ChatCompletionMessageParam,
+    ChatCompletionSystemMessageParam,
+    ChatCompletionToolMessageParam,
+    ChatCompletionUserMessageParam,
+)
+from openai.types.chat.chat_completion_content_part_image_param import (
+    ChatCompletionContentPartImageParam,
+    ImageURL,
+)
+
+from llmbridge._errors import InvalidMessageError
+from llmbridge._messages import (
+    ImageMessage,
+    Message,
+    MessageEnvelope,
+    MultiModalMessage,
+    Role,
+    TextMessage,
+    ToolCallAggregateMessage,
+    ToolCallMessage,
+    ToolCallResultMessage,
+)
+from llmbridge._names import NAME_PATTERN, sanitize_identifier
+from llmbridge._notes import ConversionNote, NoteRecorder
+from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
+from llmbridge._tool_calls import tool_call_id_or_fallback
+
+__all__ = ["MAX_TOOL_CALL_ID_LENGTH", "OpenAIRequest", "to_openai"]
+
+MAX_TOOL_CALL_ID_LENGTH: Final = 40
+"""Longest tool-call id OpenAI accepts in history (longer ones have been rejected with a 400)."""
+
+_REASONING_OMITTED: Final = "reasoning is not sent to OpenAI Chat Completions"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenAIRequest:
+    """The converted conversation: ``messages`` for the SDK, the ``notes`` of what changed.
+
+    ``indices[i]`` is the index of the neutral message that produced ``messages[i]`` (a message
+    may produce several, or none).
+    """
+
+    messages: list[ChatCompletionMessageParam]
+    notes: tuple[ConversionNote, ...]
+    indices: tuple[int, ...]
+
+
+class _Converter:
+    """The state of one conversion: output, the original index of each output, the notes."""
+
+    __slots__ = ("agent_name", "indices", "messages", "names", "recorder")
+
+    def __init__(self, agent_name: str, strict_mode: bool) -> None:
+        self.agent_name = agent_name
+        self.recorder = NoteRecorder(strict_mode=strict_mode)
+        self.messages: list[ChatCompletionMessageParam] = []
+        self.indices: list[int] = []
+        # A name repeats on most messages of a conversation: sanitize each one once.
+        self.names: dict[str, str] = {}
+
+    def name(self, sender: str, index: int) -> str:
+        """The ``name`` field for ``sender``, sanitized to ``^[a-zA-Z0-9_-]{1,64}$`` (noted)."""
+        cleaned = self.names.get(sender)
+        if cleaned is None:
+            cleaned = sender if NAME_PATTERN.match(sender) else sanitize_identifier(sender)
+            self.names[sender] = cleaned
+        if cleaned != sender:
+            self.recorder.note(
+                index,
+                "renamed",
+                f"name {sender!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed {cleaned!r}",
+                field="from_",
+            )
+        return cleaned
+
+    def omit_reasoning(self, index: int) -> None:
+        self.recorder.note(index, "omitted", _REASONING_OMITTED)
+
+
+def _user(
+    content: str | list[ChatCompletionContentPartParam], name: str | None
+) -> ChatCompletionUserMessageParam:
+    payload: ChatCompletionUserMessageParam = {"role": "user", "content": content}
+    if name is not None:
+        payload["name"] = name
+    return payload
+
+
+def _image_part(image: ImageMessage) -> ChatCompletionContentPartImageParam:
+    # data_url is cached on the message: the image is base64-encoded once, not per request.
+    image_url: ImageURL = {"url": image.data_url}
+    if image.detail is not None:
+        image_url["detail"] = image.detail
+    return {"type": "image_url", "image_url": image_url}
+
+
+def _convert_text(conv: _Converter, message: TextMessage, index: int) -> None:
+    if message.reasoning:
+        conv.omit_reasoning(index)
+    sender = message.from_
+    if message.role == Role.SYSTEM:
+        system: ChatCompletionSystemMessageParam = {"role": "system", "content": message.content}
+        if sender is not None:
+            system["name"] = conv.name(sender, index)
+        conv.messages.append(system)
+    elif sender == conv.agent_name:
+        assistant: ChatCompletionAssistantMessageParam = {
+            "role": "assistant",
+            "content": message.content,
+            "name": conv.name(sender, index),
+        }
+        conv.messages.append(assistant)
+    elif sender is not None:
+        conv.messages.append(_user(message.content, conv.name(sender, index)))
+    elif message.role == Role.USER:
+        conv.messages.append({"role": "user", "content": message.content})
+    elif message.role == Role.ASSISTANT:
+        conv.messages.append({"role": "assistant", "content": message.content})
+    else:
+        raise InvalidMessageError(
+            f"a text message with no sender must have role 'system', 'user' or 'assistant', "
+            f"not {str(message.role)!r}",
+            index=index,
+            field="role",
+        )
+
+
+def _reject_self(conv: _Converter, message: ImageMessage | MultiModalMessage, index: int) -> None:
+    if message.from_ == conv.agent_name:
+        raise InvalidMessageError(
+            f"{type(message).__name__} from the agent itself ({conv.agent_name!r}) cannot be "
+            "sent: OpenAI assistant messages carry no images",
+            index=index,
+            field="from_",
+        )
+
+
+def _sender_name(conv: _Converter, message: Message, index: int) -> str | None:
+    return None if message.from_ is None else conv.name(message.from_, index)
+
+
+def _convert_image(conv: _Converter, message: ImageMessage, index: int) -> None:
+    _reject_self(conv, message, index)
+    conv.messages.append(_user([_image_part(message)], _sender_name(conv, message, index)))
+
+
+def _convert_multimodal(conv: _Converter, message: MultiModalMessage, index: int) -> None:
+    _reject_self(conv, message, index)
+    parts: list[ChatCompletionContentPartParam] = [
+        {"type": "text", "text": item.content}
+        if isinstance(item, TextMessage)
+        else _image_part(item)
+        for item in message.content
+    ]
+    conv.messages.append(_user(parts, _sender_name(conv, message, index)))
+
+
+def _emit_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> None:
+    if not message.tool_calls:
+        raise InvalidMessageError(
+            "a tool-call message needs at least one tool call (OpenAI rejects an empty "
+            "tool_calls list)",
+            index=index,
+            field="tool_calls",
+        )
+    if message.reasoning:
+        conv.omit_reasoning(index)
+    calls: list[ChatCompletionMessageFunctionToolCallParam] = [
+        {
+            "id": call.tool_call_id or tool_call_id_or_fallback(call, position),
+            "type": "function",
+            "function": {"name": call.function_name, "arguments": call.function_arguments},
+        }
+        for position, call in enumerate(message.tool_calls)
+    ]
+    # Never a `name` here: named tool-call messages made the API fail (AutoGen #3437).
+    conv.messages.append(
+        {"role": "assistant", "content": message.content or None, "tool_calls": calls}
+    )
+
+
+def _emit_results(conv: _Converter, message: ToolCallResultMessage, index: int) -> None:
+    for position, call in enumerate(message.tool_calls):
+        if call.result is None:
+            continue
+        tool: ChatCompletionToolMessageParam = {
+            "role": "tool",
+            # The fallback counts positions in the original list, skipped calls included.
+            "tool_call_id": call.tool_call_id or tool_call_id_or_fallback(call, position),
+            "content": call.result,
+        }
+        conv.messages.append(tool)
+
+
+def _is_own(conv: _Converter, sender: str | None) -> bool:
+    return sender is None or sender == conv.agent_name
+
+
+def _convert_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> None:
+    if not _is_own(conv, message.from_):
+        raise InvalidMessageError(
+            f"a tool-call message from another agent ({message.from_!r}) cannot be sent as a "
+            f"call of {conv.agent_name!r}; send a ToolCallAggregateMessage instead",
+            index=index,
+            field="from_",
+        )
+    _emit_tool_calls(conv, message, index)
+
+
+def _convert_aggregate(conv: _Converter, message: ToolCallAggregateMessage, index: int) -> None:
+    if _is_own(conv, message.from_):
+        _emit_tool_calls(conv, message.tool_call_message, index)
+        _emit_results(conv, message.tool_call_result_message, index)
+        return
+    assert message.from_ is not None  # _is_own covers None
+    name = conv.name(message.from_, index)
+    for call in message.tool_call_result_message.tool_calls:
+        if call.result is not None:
+            conv.messages.append(_user(call.result, name))
+
+
+def _convert_envelope(conv: _Converter, message: MessageEnvelope[Any], index: int) -> None:
+    if isinstance(message.content, dict):
+        # Already a ChatCompletionMessageParam: sent as the caller built it.
+        conv.messages.append(message.content)  # type: ignore[arg-type]
+        return
+    conv.recorder.unsupported(
+        index,
+        f"a MessageEnvelope of {type(message.content).__name__} is not an OpenAI request "
+        "message (expected a ChatCompletionMessageParam dict)",
+    )
+
+
+_Handler = Callable[[_Converter, Any, int], None]
+_HANDLERS: Final[dict[type, _Handler]] = {
+    TextMessage: _convert_text,
+    ImageMessage: _convert_image,
+    MultiModalMessage: _convert_multimodal,
+    ToolCallMessage: _convert_tool_calls,
+    ToolCallResultMessage: _emit_results,
+    ToolCallAggregateMessage: _convert_aggregate,
+    MessageEnvelope: _convert_envelope,
+}
+
+
+def _handler_for(message_type: type) -> _Handler | None:
+    # Subclasses of the neutral types convert as their nearest listed base.
+    for cls in message_type.__mro__:
+        handler = _HANDLERS.get(cls)
+        if handler is not None:
+            return handler
+    return None
+
+
+def _convert(conv: _Converter, messages: Sequence[Message], indices: Sequence[int]) -> None:
+    handlers = _HANDLERS
+    out = conv.messages
+    out_indices = conv.indices
+    for message, index in zip(messages, indices, strict=True):
+        handler = handlers.get(type(message)) or _handler_for(type(message))
+        if handler is None:
+            conv.recorder.unsupported(
+                index, f"{type(message).__name__} cannot be sent to OpenAI Chat Completions"
+            )
+            continue
+        handler(conv, message, index)
+        # Handlers only append payloads; each new payload comes from this message.
+        added = len(out) - len(out_indices)
+        if added == 1:
+            out_indices.append(index)
+        elif added:
+            out_indices.extend([index] * added)
+
+
+def to_openai(
+    messages: Sequence[Message],
+    *,
+    agent_name: str,
+    strict_mode: bool = False,
+    check_pairing: bool = True,
+) -> OpenAIRequest:
+    """Convert neutral messages to OpenAI Chat Completions request messages.
+
+    Rules: API.md 4.1, message by message (``agent_name`` is "self"). Unless ``check_pairing`` is
+    false, the tool-pairing step of 4.5 runs around the conversion: safe repairs first (ids
+    unique and at most 40 characters), then every message is converted, then the pairing is
+    checked. Notes name the index of the original neutral message. Never mutates ``messages``.
+
+    Raises ``InvalidMessageError`` for a message that breaks a rule (both modes), for a lossy
+    change in strict mode, for a pairing violation and for a request left with no message (then
+    ``.index`` is ``None``); ``UnsupportedMessageError`` for an unsupported type in strict mode.
+    """
+    conv = _Converter(agent_name, strict_mode)
+    if not check_pairing:
+        _convert(conv, messages, range(len(messages)))
+        return OpenAIRequest(conv.messages, tuple(conv.recorder.notes), tuple(conv.indices))
+    repaired = repair_tool_pairing(
+        messages, agent_name=agent_name, max_id_length=MAX_TOOL_CALL_ID_LENGTH
+    )
+    _convert(conv, repaired.messages, repaired.indices)
+    validate_tool_pairing(repaired, agent_name=agent_name)
+    if not conv.messages:
+        raise InvalidMessageError("the conversation has no message left to send to OpenAI")
+    notes = [*repaired.notes, *conv.recorder.notes]
+    if repaired.notes and conv.recorder.notes:
+        notes.sort(key=_note_order)
+    return OpenAIRequest(conv.messages, tuple(notes), tuple(conv.indices))
+
+
+def _note_order(note: ConversionNote) -> int:
+    return -1 if note.index is None else note.index

@@ -1,0 +1,182 @@
+"""OpenAI Chat Completions replies -> neutral messages (API.md 4.3).
+
+``build_reply`` holds the outbound rules once; ``from_openai`` (a whole completion) and the
+stream aggregator (chunks) both feed it, so a streamed reply equals the non-streamed one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from openai.types import CompletionUsage
+from openai.types.chat import ChatCompletion
+from openai.types.chat.chat_completion_message import ChatCompletionMessage
+
+from llmbridge._errors import (
+    ContentFilteredError,
+    EmptyResponseError,
+    ProviderResponseError,
+    RefusalError,
+    UnsupportedMessageError,
+)
+from llmbridge._messages import (
+    Message,
+    MessageEnvelope,
+    Reasoning,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallMessage,
+    Usage,
+)
+
+__all__ = ["REASONING_FIELDS", "build_reply", "from_openai", "reasoning_text", "usage_from_openai"]
+
+REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
+"""Fields OpenAI-compatible servers (DeepSeek, vLLM, OpenRouter) use for reasoning text on a
+message or a delta; OpenAI itself sends none. The first one holding a string is used."""
+
+PROVIDER: Final = "openai"
+
+
+def reasoning_text(model: Any) -> str | None:
+    """The reasoning text an OpenAI-compatible server put on a message or delta, if any."""
+    extra = model.model_extra
+    if not extra:
+        return None
+    for key in REASONING_FIELDS:
+        value = extra.get(key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def usage_from_openai(usage: CompletionUsage | None) -> Usage | None:
+    """Map OpenAI usage to ``Usage``: ``prompt_tokens`` counts cached tokens too.
+
+    ``cache_read_tokens`` is ``prompt_tokens_details.cached_tokens``, ``cache_write_tokens`` its
+    ``cache_write_tokens``, ``reasoning_tokens`` ``completion_tokens_details.reasoning_tokens``.
+    """
+    if usage is None:
+        return None
+    prompt = usage.prompt_tokens_details
+    completion = usage.completion_tokens_details
+    return Usage(
+        usage.prompt_tokens,
+        usage.completion_tokens,
+        cache_read_tokens=prompt.cached_tokens if prompt else None,
+        cache_write_tokens=prompt.cache_write_tokens if prompt else None,
+        reasoning_tokens=completion.reasoning_tokens if completion else None,
+    )
+
+
+def build_reply(
+    *,
+    agent_name: str,
+    text: str | None,
+    refusal: str | None,
+    tool_calls: Sequence[ToolCall],
+    reasoning: str | None,
+    usage: Usage | None,
+    finish_reason: str | None,
+    raw: Any,
+) -> Message:
+    """Apply the outbound rules to one assembled choice and return the neutral reply.
+
+    Raises ``ContentFilteredError`` (finish reason ``content_filter``), ``RefusalError`` (a
+    refusal text) and ``EmptyResponseError`` (neither text nor tool calls), each with ``raw``
+    as ``.response``.
+    """
+    if finish_reason == "content_filter":
+        raise ContentFilteredError(
+            "OpenAI stopped the completion with its content filter", response=raw
+        )
+    if refusal:
+        raise RefusalError(f"the model refused: {refusal}", refusal=refusal, response=raw)
+    thoughts = (Reasoning(reasoning, provider=PROVIDER),) if reasoning else ()
+    # OpenAI's finish reasons (stop, length, tool_calls, content_filter) are the neutral ones;
+    # anything else (the deprecated function_call) is kept as the provider's raw string.
+    if tool_calls:
+        return ToolCallMessage(
+            tool_calls,
+            agent_name,
+            content=text or None,
+            reasoning=thoughts,
+            usage=usage,
+            finish_reason=finish_reason,
+            raw=raw,
+        )
+    if text:
+        return TextMessage(
+            Role.ASSISTANT,
+            text,
+            agent_name,
+            reasoning=thoughts,
+            usage=usage,
+            finish_reason=finish_reason,
+            raw=raw,
+        )
+    raise EmptyResponseError(
+        f"the completion holds neither text nor tool calls (finish reason {finish_reason!r})",
+        response=raw,
+    )
+
+
+def _tool_calls(message: ChatCompletionMessage, completion: ChatCompletion) -> list[ToolCall]:
+    calls: list[ToolCall] = []
+    for call in message.tool_calls or ():
+        if call.type != "function":
+            raise ProviderResponseError(
+                f"the completion holds a {call.type!r} tool call; only function tool calls "
+                "convert to neutral messages",
+                response=completion,
+            )
+        calls.append(ToolCall(call.function.name, call.function.arguments, tool_call_id=call.id))
+    return calls
+
+
+def from_openai(
+    completion: ChatCompletion | Message, *, agent_name: str, strict_mode: bool = False
+) -> Message:
+    """Convert an OpenAI ``ChatCompletion`` (or an envelope of one) to a neutral reply.
+
+    Rules: API.md 4.3. The reply's ``from_`` is ``agent_name``; it carries usage, finish
+    reason, reasoning (from OpenAI-compatible servers) and the completion as ``raw``. Anything
+    that is not a completion comes back unchanged (lenient) or raises
+    ``UnsupportedMessageError`` (strict). Raises ``ProviderResponseError`` for more or fewer than
+    one choice and for non-function tool calls, ``ContentFilteredError``, ``RefusalError`` and
+    ``EmptyResponseError`` as the table says.
+    """
+    inner = completion.content if isinstance(completion, MessageEnvelope) else completion
+    if not isinstance(inner, ChatCompletion):
+        detail = f"expected an OpenAI ChatCompletion reply, got {_describe(completion)}"
+        if strict_mode:
+            raise UnsupportedMessageError(f"{detail} (strict mode)")
+        if not isinstance(completion, Message):
+            # Lenient mode returns replies unchanged, but only a Message can be a reply.
+            raise UnsupportedMessageError(detail)
+        return completion
+    if len(inner.choices) != 1:
+        raise ProviderResponseError(
+            f"expected exactly one choice, got {len(inner.choices)} (n > 1 is not supported)",
+            response=inner,
+        )
+    choice = inner.choices[0]
+    message = choice.message
+    return build_reply(
+        agent_name=agent_name,
+        text=message.content,
+        refusal=message.refusal,
+        tool_calls=_tool_calls(message, inner),
+        reasoning=reasoning_text(message),
+        usage=usage_from_openai(inner.usage),
+        finish_reason=choice.finish_reason,
+        raw=inner,
+    )
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, MessageEnvelope):
+        return f"a MessageEnvelope of {type(value.content).__name__}"
+    return type(value).__name__

@@ -1,0 +1,152 @@
+"""OpenAI Chat Completions stream chunks -> live neutral updates and one final reply (API.md 4.4).
+
+State is kept apart from I/O: feed ``OpenAIStreamAggregator.add`` a chunk, get the updates it
+carries; call ``finish`` for the complete reply, built by the same rules as ``from_openai``.
+"""
+
+from __future__ import annotations
+
+from openai.types.chat import ChatCompletionChunk
+
+from llmbridge._errors import ProviderResponseError
+from llmbridge._messages import (
+    Message,
+    Reasoning,
+    ReasoningMessageUpdate,
+    Role,
+    TextMessage,
+    TextMessageUpdate,
+    ToolCallMessage,
+    Usage,
+)
+from llmbridge._tool_calls import ToolCallAccumulator
+from llmbridge.openai._response import PROVIDER, build_reply, reasoning_text, usage_from_openai
+
+__all__ = ["OpenAIStreamAggregator"]
+
+
+class OpenAIStreamAggregator:
+    """Turns ``ChatCompletionChunk``s into neutral updates and, at the end, the complete reply.
+
+    ``add(chunk)`` returns, in order, a ``ReasoningMessageUpdate`` per reasoning delta (from
+    OpenAI-compatible servers), a ``TextMessageUpdate`` per text delta and a
+    ``ToolCallMessageUpdate`` per tool-call delta. Tool-call deltas are joined by their
+    ``index`` only, so interleaved parallel calls and ids or names repeated in every delta work;
+    a usage chunk with no choices is fine, and so is a stream that ends without ``[DONE]``.
+    ``finish()`` returns the reply ``from_openai`` gives for the equivalent completion (usage and
+    finish reason included) or raises as it does. ``partial`` is what arrived so far.
+
+    Raises ``ProviderResponseError`` from ``add`` for a chunk of a second choice (n > 1).
+    """
+
+    __slots__ = (
+        "_calls",
+        "_chunks",
+        "_finish_reason",
+        "_reasoning",
+        "_refusal",
+        "_text",
+        "_usage",
+        "agent_name",
+    )
+
+    def __init__(self, agent_name: str) -> None:
+        self.agent_name = agent_name
+        self._text: list[str] = []
+        self._reasoning: list[str] = []
+        self._refusal: list[str] = []
+        self._calls = ToolCallAccumulator()
+        self._finish_reason: str | None = None
+        self._usage: Usage | None = None
+        self._chunks: list[ChatCompletionChunk] = []
+
+    def add(self, chunk: ChatCompletionChunk) -> list[Message]:
+        """Record one chunk and return the updates it carries (possibly none)."""
+        self._chunks.append(chunk)
+        if chunk.usage is not None:
+            # Only the last chunk (with include_usage) carries usage; it covers the request.
+            self._usage = usage_from_openai(chunk.usage)
+        updates: list[Message] = []
+        agent = self.agent_name
+        for choice in chunk.choices:
+            if choice.index != 0:
+                raise ProviderResponseError(
+                    f"the stream holds a chunk of choice {choice.index}; only one choice is "
+                    "supported (n > 1)",
+                    response=tuple(self._chunks),
+                )
+            delta = choice.delta
+            reasoning = reasoning_text(delta)
+            if reasoning:
+                self._reasoning.append(reasoning)
+                updates.append(ReasoningMessageUpdate(reasoning, agent))
+            if delta.content:
+                self._text.append(delta.content)
+                updates.append(TextMessageUpdate(Role.ASSISTANT, delta.content, agent))
+            if delta.refusal:
+                self._refusal.append(delta.refusal)
+            for call in delta.tool_calls or ():
+                function = call.function
+                updates.append(
+                    self._calls.add(
+                        call.index,
+                        tool_call_id=call.id,
+                        function_name=function.name if function else None,
+                        arguments=function.arguments if function else None,
+                        from_=agent,
+                    )
+                )
+            if choice.finish_reason is not None:
+                self._finish_reason = choice.finish_reason
+        return updates
+
+    @property
+    def partial(self) -> Message | None:
+        """The reply assembled so far, or ``None`` when no text, reasoning or tool call arrived.
+
+        Never raises: a refusal or content filter seen so far does not stop it.
+        """
+        text = "".join(self._text)
+        reasoning = self._reasoning_tuple()
+        if self._calls:
+            return ToolCallMessage(
+                self._calls.tool_calls(),
+                self.agent_name,
+                content=text or None,
+                reasoning=reasoning,
+                usage=self._usage,
+                finish_reason=self._finish_reason,
+                raw=tuple(self._chunks),
+            )
+        if text or reasoning:
+            return TextMessage(
+                Role.ASSISTANT,
+                text,
+                self.agent_name,
+                reasoning=reasoning,
+                usage=self._usage,
+                finish_reason=self._finish_reason,
+                raw=tuple(self._chunks),
+            )
+        return None
+
+    def finish(self) -> Message:
+        """Return the complete reply; ``raw`` is the tuple of chunks received.
+
+        Raises ``ContentFilteredError``, ``RefusalError`` or ``EmptyResponseError`` exactly as
+        ``from_openai`` does for the equivalent completion.
+        """
+        return build_reply(
+            agent_name=self.agent_name,
+            text="".join(self._text),
+            refusal="".join(self._refusal),
+            tool_calls=self._calls.tool_calls(),
+            reasoning="".join(self._reasoning) or None,
+            usage=self._usage,
+            finish_reason=self._finish_reason,
+            raw=tuple(self._chunks),
+        )
+
+    def _reasoning_tuple(self) -> tuple[Reasoning, ...]:
+        text = "".join(self._reasoning)
+        return (Reasoning(text, provider=PROVIDER),) if text else ()

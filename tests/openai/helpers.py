@@ -1,0 +1,74 @@
+"""Shared helpers of the OpenAI tests: validated conversion, SDK models from builder JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import respx
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
+
+from llmbridge import Message
+from llmbridge.openai import OpenAIRequest, to_openai
+from tests.corpus import AGENT
+from tests.openai import wire
+
+CHAT_URL = "https://api.openai.com/v1/chat/completions"
+
+
+def convert(
+    messages: Sequence[Message],
+    *,
+    strict_mode: bool = False,
+    check_pairing: bool = True,
+    agent_name: str = AGENT,
+) -> OpenAIRequest:
+    """``to_openai``, with every produced payload put through the strict wire validator.
+
+    A whole request (pairing step on) must pass the conversation checks; fragments converted
+    message by message must pass the per-message checks.
+    """
+    request = to_openai(
+        messages, agent_name=agent_name, strict_mode=strict_mode, check_pairing=check_pairing
+    )
+    if check_pairing:
+        wire.check_messages(request.messages)
+    else:
+        for position, payload in enumerate(request.messages):
+            wire.check_message(payload, f"messages[{position}]")
+    assert len(request.indices) == len(request.messages)
+    return request
+
+
+def completion(data: dict[str, Any]) -> ChatCompletion:
+    """A ``ChatCompletion`` model from builder JSON, as the SDK would parse it."""
+    return ChatCompletion.model_validate(data)
+
+
+def chunks(data: Sequence[dict[str, Any]]) -> list[ChatCompletionChunk]:
+    """``ChatCompletionChunk`` models from builder JSON."""
+    return [ChatCompletionChunk.model_validate(item) for item in data]
+
+
+def new_router() -> respx.Router:
+    return respx.Router(assert_all_called=False)
+
+
+def sent_bodies(route: respx.Route, *, extra_keys: Sequence[str] = ()) -> list[Any]:
+    """Every request body the SDK sent on ``route``, each checked by the wire validator.
+
+    ``extra_keys`` are settings deliberately sent through ``extra_body``.
+    """
+    bodies = [json.loads(call.request.content) for call in route.calls]
+    for body in bodies:
+        wire.check_request_body(body, extra_keys=extra_keys)
+    return bodies
+
+
+async def drain(stream: AsyncIterator[Any], into: list[Any] | None = None) -> list[Any]:
+    """Consume ``stream``, appending each item to ``into`` (kept when the stream raises)."""
+    received = into if into is not None else []
+    async for item in stream:
+        received.append(item)
+    return received
