@@ -94,6 +94,24 @@ INVALID: dict[str, tuple[list[Message], int | None]] = {
         [CALL_AB, TextMessage(Role.ASSISTANT, "no sender"), RESULT_AB],
         0,
     ),
+    "second-result-for-an-answered-call": (
+        [CALL_AB, RESULT_AB, ToolCallResultMessage([result("a", "id_a", "again")])],
+        2,
+    ),
+    "second-result-for-an-aggregate-call": (
+        [
+            ToolCallAggregateMessage(CALL_AB, RESULT_AB, AGENT),
+            ToolCallResultMessage([result("a", "id_a")]),
+        ],
+        1,
+    ),
+    "one-call-answered-twice-in-one-message": (
+        [
+            CALL_AB,
+            ToolCallResultMessage([result("a", "id_a"), result("a", "id_a"), result("b", "id_b")]),
+        ],
+        1,
+    ),
     "partial-aggregate": (
         [
             ToolCallAggregateMessage(CALL_AB, ToolCallResultMessage([result("a", "id_a")]), AGENT),

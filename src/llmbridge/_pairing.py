@@ -305,7 +305,15 @@ def validate_tool_pairing(repaired: RepairedConversation, *, agent_name: str) ->
                         index=index,
                         field="tool_calls",
                     )
-                pending.pop(call_id, None)
+                if call_id not in pending:
+                    # Providers reject a second result for one call (OpenAI: "Duplicate value
+                    # for 'tool_call_id'"), so the check must not pass it.
+                    raise InvalidMessageError(
+                        f"tool result {call_id!r} answers a call that already has a result",
+                        index=index,
+                        field="tool_calls",
+                    )
+                del pending[call_id]
         elif kind in (TurnKind.ASSISTANT, TurnKind.MOVABLE):
             if pending:
                 raise unanswered()
@@ -319,7 +327,8 @@ def check_tool_pairing(messages: Sequence[Message], *, agent_name: str) -> None:
 
     The step tolerates what it repairs (interrupting user turns, repeated ids). It raises for a
     tool call not answered before the next assistant turn or the end, a result that answers no
-    call of the closest preceding tool-call message (the error's ``index`` names that message),
+    call of the closest preceding tool-call message or a call already answered (the error's
+    ``index`` names that message),
     and for an empty conversation (``index`` is ``None``). Returns ``None`` otherwise.
     """
     if not messages:
