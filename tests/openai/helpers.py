@@ -51,8 +51,28 @@ def chunks(data: Sequence[dict[str, Any]]) -> list[ChatCompletionChunk]:
     return [ChatCompletionChunk.model_validate(item) for item in data]
 
 
-def new_router() -> respx.Router:
-    return respx.Router(assert_all_called=False)
+# Every router a test makes, with the body keys it sends on purpose through extra_body; the
+# autouse fixture of conftest.py validates every request they received once the test is done.
+_ROUTERS: list[tuple[respx.Router, tuple[str, ...]]] = []
+
+
+def new_router(*, extra_keys: Sequence[str] = ()) -> respx.Router:
+    """A respx router whose chat requests are all put through the wire validator after the test."""
+    router = respx.Router(assert_all_called=False)
+    _ROUTERS.append((router, tuple(extra_keys)))
+    return router
+
+
+def check_every_sent_body() -> int:
+    """Validate every chat request body the routers of this test received; return their count."""
+    checked = 0
+    while _ROUTERS:
+        router, extra_keys = _ROUTERS.pop()
+        for call in router.calls:
+            if str(call.request.url) == CHAT_URL:
+                wire.check_request_body(json.loads(call.request.content), extra_keys=extra_keys)
+                checked += 1
+    return checked
 
 
 def sent_bodies(route: respx.Route, *, extra_keys: Sequence[str] = ()) -> list[Any]:

@@ -57,14 +57,15 @@ async def body_of(
     options: GenerateReplyOptions | None = None,
     messages: list[Message] | None = None,
 ) -> dict[str, Any]:
-    router = new_router()
+    body_keys = [*kwargs, *(options.extra or {} if options else {})]
+    extra_keys = [key for key in body_keys if "vendor" in key]
+    router = new_router(extra_keys=extra_keys)
     route = router.post(CHAT_URL).respond(json=openai_completion("ok"))
     reply = await make_agent(router, **kwargs).generate_reply(messages or [USER], options)
-    body_keys = [*kwargs, *(options.extra or {} if options else {})]
     assert isinstance(reply, MessageEnvelope)
     assert isinstance(reply.content, ChatCompletion)
     assert reply.from_ == "assistant"
-    (body,) = sent_bodies(route, extra_keys=[key for key in body_keys if "vendor" in key])
+    (body,) = sent_bodies(route, extra_keys=extra_keys)
     return body  # type: ignore[no-any-return]
 
 
