@@ -300,9 +300,10 @@ def to_openai(
     """Convert neutral messages to OpenAI Chat Completions request messages.
 
     Rules: API.md 4.1, message by message (``agent_name`` is "self"). Unless ``check_pairing`` is
-    false, the tool-pairing step of 4.5 runs around the conversion: safe repairs first (ids
-    unique and at most 40 characters), then every message is converted, then the pairing is
-    checked. Notes name the index of the original neutral message. Never mutates ``messages``.
+    false, the tool-pairing step of 4.5 runs around the conversion: safe repairs first (a
+    message interrupting a call and its results moved after them, ids made unique and at most 40
+    characters), then every message is converted, then the pairing is checked. Notes name the
+    index of the original neutral message. Never mutates ``messages``.
 
     Raises ``InvalidMessageError`` for a message that breaks a rule (both modes), for a lossy
     change in strict mode, for a pairing violation and for a request left with no message (then
