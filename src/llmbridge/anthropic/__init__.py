@@ -1,0 +1,23 @@
+"""The Anthropic Messages connector: ``AnthropicChatAgent``, ``AnthropicMessageConnector`` and the
+pure conversions underneath (``to_anthropic``, ``from_anthropic``, ``AnthropicStreamAggregator``).
+
+Importing this package imports the ``anthropic`` SDK (``pip install llmbridge[anthropic]``) and
+registers ``AnthropicMessageConnector`` as the default connector of ``AnthropicChatAgent``.
+"""
+
+from __future__ import annotations
+
+from llmbridge.anthropic._agent import AnthropicChatAgent
+from llmbridge.anthropic._connector import AnthropicMessageConnector
+from llmbridge.anthropic._request import AnthropicRequest, to_anthropic
+from llmbridge.anthropic._response import from_anthropic
+from llmbridge.anthropic._stream import AnthropicStreamAggregator
+
+__all__ = [
+    "AnthropicChatAgent",
+    "AnthropicMessageConnector",
+    "AnthropicRequest",
+    "AnthropicStreamAggregator",
+    "from_anthropic",
+    "to_anthropic",
+]

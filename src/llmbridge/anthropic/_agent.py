@@ -1,0 +1,188 @@
+"""``AnthropicChatAgent``: an agent that speaks Anthropic's own message types (API.md 6).
+
+This is the one module of the package that calls the SDK client. It takes envelopes of
+``MessageParam`` (and of ``{"role": "system"}``), builds the ``messages.create()`` arguments
+from its settings and the reply options, and maps SDK errors to the llmbridge tree.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import anthropic
+import httpx2
+from anthropic.resources.messages import AsyncMessages
+from anthropic.types import Message as AnthropicMessage
+from anthropic.types import RawMessageStreamEvent
+
+from llmbridge._agents import GenerateReplyOptions
+from llmbridge._connectors import register_default_connector
+from llmbridge._errors import InvalidMessageError, UnsupportedMessageError
+from llmbridge._functions import FunctionContract
+from llmbridge._messages import Message, MessageEnvelope
+from llmbridge._middleware import AgentMethods
+from llmbridge.anthropic._connector import AnthropicMessageConnector
+from llmbridge.anthropic._errors import api_error, stream_interrupted
+from llmbridge.anthropic._tools import combine_functions, tool_choice_param, tool_param
+
+if TYPE_CHECKING:
+    from anthropic import AsyncAnthropic
+
+__all__ = ["AnthropicChatAgent"]
+
+# Read once: which settings the installed SDK's create() takes as keywords. The rest (in
+# anthropic 2.x: temperature, top_p, top_k) must travel in the request body.
+_CREATE_KEYWORDS: Final = frozenset(
+    name
+    for name, parameter in inspect.signature(AsyncMessages.create).parameters.items()
+    if name != "self" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
+)
+_TURN_ROLES: Final = frozenset({"user", "assistant"})
+
+
+def split_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``create()`` keywords: known keys as keywords, the others merged into
+    ``extra_body`` (after any ``extra_body`` given explicitly)."""
+    keywords: dict[str, Any] = {}
+    body: dict[str, Any] = {}
+    for key, value in settings.items():
+        if key == "extra_body":
+            body = {**value, **body}
+        elif key in _CREATE_KEYWORDS:
+            keywords[key] = value
+        else:
+            body[key] = value
+    if body:
+        keywords["extra_body"] = body
+    return keywords
+
+
+def _text_blocks(content: Any) -> list[Any]:
+    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content or ())
+
+
+class AnthropicChatAgent(AgentMethods):
+    """An agent backed by ``anthropic.AsyncAnthropic().messages.create()``.
+
+    Accepts only ``MessageEnvelope``s of ``MessageParam`` dicts and of ``{"role": "system",
+    ...}`` (lifted to the top-level ``system``, after ``system_message``); register a
+    connector (``.register_message_connector()``) to speak neutral messages. Returns
+    ``MessageEnvelope[anthropic.types.Message]``; streams
+    ``MessageEnvelope[RawMessageStreamEvent]``. Options: ``max_tokens`` (default 4096),
+    ``functions`` -> ``tools`` (constructor first, first of a name wins), ``tool_choice``
+    (``"required"`` -> any, a name -> that tool), ``stop_sequences``, ``temperature``;
+    ``options.extra`` and ``**create_kwargs``: keys ``create()`` takes are keywords, the others
+    go into ``extra_body``. Raises ``UnsupportedMessageError`` for other inputs,
+    ``InvalidMessageError`` when no message is left, and ``ProviderAPIError`` subclasses for
+    SDK errors (``StreamInterruptedError`` once a stream has started).
+    """
+
+    def __init__(
+        self,
+        client: AsyncAnthropic,
+        *,
+        name: str,
+        model: str,
+        system_message: str | None = None,
+        max_tokens: int = 4096,
+        temperature: float | None = None,
+        functions: Sequence[FunctionContract] | None = None,
+        **create_kwargs: Any,
+    ) -> None:
+        self.client = client
+        self.name = name
+        self.model = model
+        self.system_message = system_message
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.functions: tuple[FunctionContract, ...] = tuple(functions or ())
+        self.create_kwargs: dict[str, Any] = dict(create_kwargs)
+
+    def __repr__(self) -> str:
+        return f"AnthropicChatAgent(name={self.name!r}, model={self.model!r})"
+
+    def _split_messages(self, messages: Sequence[Message]) -> tuple[list[Any], list[Any]]:
+        system = [{"type": "text", "text": self.system_message}] if self.system_message else []
+        turns: list[Any] = []
+        for index, message in enumerate(messages):
+            payload = message.content if isinstance(message, MessageEnvelope) else None
+            role = payload.get("role") if isinstance(payload, dict) else None
+            if role == "system":
+                system.extend(_text_blocks(payload.get("content")))  # type: ignore[union-attr]
+            elif role in _TURN_ROLES:
+                turns.append(payload)
+            else:
+                raise UnsupportedMessageError(
+                    f"AnthropicChatAgent takes MessageEnvelopes of Anthropic MessageParam dicts, "
+                    f"got {type(message).__name__}; register a connector with "
+                    "agent.register_message_connector() to send neutral messages",
+                    index=index,
+                )
+        if not turns:
+            raise InvalidMessageError("no user or assistant message to send")
+        return system, turns
+
+    def create_arguments(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> dict[str, Any]:
+        """The keyword arguments this agent passes to ``messages.create()`` (no ``stream``)."""
+        options = options or GenerateReplyOptions()
+        system, turns = self._split_messages(messages)
+        settings: dict[str, Any] = dict(self.create_kwargs)
+        settings.update(options.extra or {})
+        temperature = options.temperature if options.temperature is not None else self.temperature
+        if temperature is not None:
+            settings["temperature"] = temperature
+        if options.stop_sequences is not None:
+            settings["stop_sequences"] = list(options.stop_sequences)
+        functions = combine_functions(self.functions, options.functions)
+        if functions:
+            settings["tools"] = [tool_param(contract) for contract in functions]
+        if options.tool_choice is not None:
+            settings["tool_choice"] = tool_choice_param(options.tool_choice)
+        if system:
+            settings["system"] = system
+        settings["model"] = self.model
+        settings["max_tokens"] = (
+            options.max_tokens if options.max_tokens is not None else self.max_tokens
+        )
+        settings["messages"] = turns
+        return split_settings(settings)
+
+    async def generate_reply(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> MessageEnvelope[AnthropicMessage]:
+        """Send the request and return the SDK ``Message`` in an envelope from this agent."""
+        arguments = self.create_arguments(messages, options)
+        try:
+            reply = await self.client.messages.create(**arguments)
+        except anthropic.APIError as exc:
+            raise api_error(exc, secrets=(self.client.api_key,)) from exc
+        return MessageEnvelope(reply, self.name)
+
+    async def generate_streaming_reply(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> AsyncIterator[MessageEnvelope[RawMessageStreamEvent]]:
+        """Stream the SDK events, each in an envelope from this agent.
+
+        A failure before the first event raises as ``generate_reply`` does; after it, an SSE
+        ``error`` event or a dropped connection raises ``StreamInterruptedError`` (its
+        ``partial`` is ``None`` here; the connector fills it in).
+        """
+        arguments = self.create_arguments(messages, options)
+        try:
+            stream = await self.client.messages.create(**arguments, stream=True)
+        except anthropic.APIError as exc:
+            raise api_error(exc, secrets=(self.client.api_key,)) from exc
+        try:
+            async for event in stream:
+                yield MessageEnvelope(event, self.name)
+        except (anthropic.APIError, httpx2.TransportError) as exc:
+            raise stream_interrupted(exc, partial=None, secrets=(self.client.api_key,)) from exc
+        finally:
+            await stream.close()
+
+
+register_default_connector(AnthropicChatAgent, AnthropicMessageConnector)

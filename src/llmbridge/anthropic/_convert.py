@@ -1,0 +1,344 @@
+"""One neutral message -> Anthropic blocks, through a type-keyed table (API.md 4.2).
+
+``Converter`` handles a message at a time and hands the blocks of one role to a sink
+(``_merge``); it never mutates its input and never re-encodes an image (it reads the
+``base64_data`` each ``ImageMessage`` caches). Lossy changes go through ``NoteRecorder``, the one
+lenient/strict decision point; rule violations raise ``InvalidMessageError`` in both modes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from llmbridge._errors import InvalidMessageError
+from llmbridge._messages import (
+    ImageMessage,
+    Message,
+    MessageEnvelope,
+    MultiModalMessage,
+    Reasoning,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallAggregateMessage,
+    ToolCallMessage,
+    ToolCallResultMessage,
+)
+from llmbridge._names import sanitize_identifier
+from llmbridge._notes import NoteRecorder
+from llmbridge.anthropic._merge import Block, Sink
+
+__all__ = ["ALLOWED_MEDIA_TYPES", "Converter"]
+
+PROVIDER: Final = "anthropic"
+ALLOWED_MEDIA_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+_ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]+")
+_EMPTY_ERROR_TEXT: Final = "The tool failed without output."
+_ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
+
+
+def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any]:
+    arguments = call.function_arguments
+    if arguments == "":
+        return {}
+    field = f"tool_calls[{position}].function_arguments"
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        raise InvalidMessageError(
+            f"the arguments of tool call {call.function_name!r} are not valid JSON; Anthropic "
+            "needs a JSON object",
+            index=index,
+            field=field,
+        ) from None
+    if not isinstance(value, dict):
+        raise InvalidMessageError(
+            f"the arguments of tool call {call.function_name!r} are JSON but not an object "
+            f"({type(value).__name__}); Anthropic needs a JSON object",
+            index=index,
+            field=field,
+        )
+    return value
+
+
+class Converter:
+    """Converts one neutral message at a time into ``sink`` (see ``_DISPATCH``).
+
+    ``convert(message, index)`` raises ``InvalidMessageError`` (both modes) for a message that
+    breaks a rule, and records notes (raising in strict mode when they are lossy).
+    """
+
+    __slots__ = ("agent_name", "prefix", "recorder", "sink")
+
+    def __init__(
+        self, agent_name: str, recorder: NoteRecorder, name_policy: str, sink: Sink
+    ) -> None:
+        self.agent_name = agent_name
+        self.recorder = recorder
+        self.prefix = name_policy == "prefix"
+        self.sink = sink
+
+    def convert(self, message: Message, index: int) -> None:
+        """Convert ``message`` (neutral index ``index``) via ``_DISPATCH``; other types are
+        unsupported (dropped with a note; strict mode: ``UnsupportedMessageError``)."""
+        handler = _DISPATCH.get(type(message))
+        if handler is None:
+            handler = next((_DISPATCH[t] for t in type(message).__mro__ if t in _DISPATCH), None)
+        if handler is None:
+            self.recorder.unsupported(
+                index, f"{type(message).__name__} cannot be sent to Anthropic"
+            )
+            return
+        handler(self, message, index)
+
+    # -- shared pieces -------------------------------------------------------------------
+
+    def _sender(self, blocks: list[Block], name: str, index: int) -> list[Block]:
+        """Apply the name policy to the blocks of another agent's message."""
+        if self.prefix:
+            self.recorder.note(index, "repaired", f"sender name carried as a '[{name}] ' prefix")
+            return [{"type": "text", "text": f"[{name}] "}, *blocks]
+        self.recorder.note(
+            index, "dropped", f"sender name {name!r} cannot be sent to Anthropic", field="from_"
+        )
+        return blocks
+
+    def _text_block(self, text: str, index: int, field: str) -> Block | None:
+        if text.strip():
+            return {"type": "text", "text": text}
+        self.recorder.note(index, "dropped", "empty or whitespace-only text", field=field)
+        return None
+
+    def _empty(self, index: int) -> None:
+        self.recorder.note(index, "dropped", "nothing left to send in this message")
+
+    def _thinking(self, reasoning: Sequence[Reasoning], index: int) -> list[Block]:
+        blocks: list[Block] = []
+        omitted: list[str] = []
+        for item in reasoning:
+            if item.provider == PROVIDER and item.redacted_data is not None:
+                blocks.append({"type": "redacted_thinking", "data": item.redacted_data})
+            elif item.provider == PROVIDER and item.signature is not None:
+                blocks.append(
+                    {"type": "thinking", "thinking": item.text, "signature": item.signature}
+                )
+            else:
+                omitted.append(repr(item.provider) if item.provider != PROVIDER else "unsigned")
+        if omitted:
+            self.recorder.note(
+                index, "omitted", f"reasoning not sent to Anthropic ({', '.join(omitted)})"
+            )
+        return blocks
+
+    def _tool_id(self, call: ToolCall, position: int, index: int, rewritten: list[str]) -> str:
+        tool_id = call.tool_call_id or f"{call.function_name}_{position}"
+        if _ID_PATTERN.fullmatch(tool_id):
+            return tool_id
+        new = sanitize_identifier(tool_id, max_length=None)
+        rewritten.append(f"{tool_id!r} -> {new!r}")
+        return new
+
+    def _note_ids(self, index: int, rewritten: list[str]) -> None:
+        if rewritten:
+            self.recorder.note(
+                index,
+                "repaired",
+                f"tool call ids rewritten to [a-zA-Z0-9_-]: {', '.join(rewritten)}",
+            )
+
+    def _image_block(self, image: ImageMessage, index: int, field: str) -> Block:
+        if image.url is not None:
+            return {"type": "image", "source": {"type": "url", "url": image.url}}
+        media_type = image.media_type
+        if media_type not in ALLOWED_MEDIA_TYPES:
+            raise InvalidMessageError(
+                f"Anthropic accepts image/jpeg, image/png, image/gif or image/webp, got "
+                f"{media_type!r}",
+                index=index,
+                field=field,
+            )
+        source = {"type": "base64", "media_type": media_type, "data": image.base64_data}
+        return {"type": "image", "source": source}
+
+    def _not_from_self(self, message: Message, index: int, what: str) -> None:
+        if message.from_ == self.agent_name:
+            raise InvalidMessageError(
+                f"{what} cannot come from the agent itself (models do not produce images)",
+                index=index,
+                field="from_",
+            )
+
+    # -- one handler per message type ----------------------------------------------------
+
+    def text(self, message: TextMessage, index: int) -> None:
+        """SYSTEM -> system blocks; self -> assistant (thinking first); no sender -> its role
+        (user/assistant, else ``InvalidMessageError``); another agent -> user (name policy)."""
+        role, from_ = message.role, message.from_
+        if role == Role.SYSTEM:
+            self._system(message, index)
+            return
+        if from_ == self.agent_name:
+            turn = "assistant"
+        elif from_ is None:
+            turn = _ROLE_WITHOUT_SENDER.get(role, "")
+            if not turn:
+                raise InvalidMessageError(
+                    f"a TextMessage without sender needs role user, assistant or system, got "
+                    f"{str(role)!r}",
+                    index=index,
+                    field="role",
+                )
+        else:
+            turn = "user"
+        block = self._text_block(message.content, index, "content")
+        if block is None:
+            return
+        if turn == "user":
+            if message.reasoning:
+                self.recorder.note(index, "omitted", "another agent's reasoning is not sent")
+            blocks = [block] if from_ is None else self._sender([block], from_, index)
+        else:
+            blocks = self._thinking(message.reasoning, index) if message.reasoning else []
+            blocks.append(block)
+        self.sink.add(turn, blocks, index)
+
+    def _system(self, message: TextMessage, index: int) -> None:
+        block = self._text_block(message.content, index, "content")
+        if block is None:
+            return
+        from_ = message.from_
+        blocks = [block]
+        if from_ is not None and from_ != self.agent_name:
+            blocks = self._sender(blocks, from_, index)
+        self.sink.add_system(blocks, index)
+
+    def image(self, message: ImageMessage, index: int) -> None:
+        """A user image block (base64 or URL source); from self: ``InvalidMessageError``."""
+        self._not_from_self(message, index, "an ImageMessage")
+        field = "url" if message.url is not None else "media_type"
+        blocks = [self._image_block(message, index, field)]
+        if message.from_ is not None:
+            blocks = self._sender(blocks, message.from_, index)
+        self.sink.add("user", blocks, index)
+
+    def multimodal(self, message: MultiModalMessage, index: int) -> None:
+        """One user turn, items in order; from self: ``InvalidMessageError``."""
+        self._not_from_self(message, index, "a MultiModalMessage")
+        blocks: list[Block] = []
+        for position, item in enumerate(message.content):
+            if isinstance(item, ImageMessage):
+                blocks.append(self._image_block(item, index, f"content[{position}]"))
+            else:
+                block = self._text_block(item.content, index, f"content[{position}]")
+                if block is not None:
+                    blocks.append(block)
+        if not blocks:
+            self._empty(index)
+            return
+        if message.from_ is not None:
+            blocks = self._sender(blocks, message.from_, index)
+        self.sink.add("user", blocks, index)
+
+    def tool_calls(self, message: ToolCallMessage, index: int) -> None:
+        """An assistant turn: thinking, text (if any), one ``tool_use`` per call with the parsed
+        ``input``; from another agent or with non-object arguments: ``InvalidMessageError``."""
+        from_ = message.from_
+        if from_ is not None and from_ != self.agent_name:
+            raise InvalidMessageError(
+                f"tool calls from another agent ({from_!r}) cannot be sent; only the agent "
+                "itself calls tools",
+                index=index,
+                field="from_",
+            )
+        blocks = self._thinking(message.reasoning, index) if message.reasoning else []
+        if message.content:
+            block = self._text_block(message.content, index, "content")
+            if block is not None:
+                blocks.append(block)
+        rewritten: list[str] = []
+        for position, call in enumerate(message.tool_calls):
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": self._tool_id(call, position, index, rewritten),
+                    "name": call.function_name,
+                    "input": _parse_arguments(call, position, index),
+                }
+            )
+        self._note_ids(index, rewritten)
+        if blocks:
+            self.sink.add("assistant", blocks, index)
+        else:
+            self._empty(index)
+
+    def tool_results(self, message: ToolCallResultMessage, index: int) -> None:
+        """A user turn of ``tool_result`` blocks for the calls whose result is not ``None``."""
+        blocks: list[Block] = []
+        rewritten: list[str] = []
+        for position, call in enumerate(message.tool_calls):
+            result = call.result
+            if result is None:
+                continue
+            block: Block = {
+                "type": "tool_result",
+                "tool_use_id": self._tool_id(call, position, index, rewritten),
+            }
+            if call.is_error:
+                block["is_error"] = True
+                if not result.strip():
+                    # The API refuses an error result without content.
+                    result = _EMPTY_ERROR_TEXT
+                    self.recorder.note(
+                        index, "repaired", f"empty error result {position} given a short text"
+                    )
+                block["content"] = result
+            elif result.strip():
+                block["content"] = result
+            blocks.append(block)
+        self._note_ids(index, rewritten)
+        if blocks:  # results that are all None carry nothing: no turn, nothing lost
+            self.sink.add("user", blocks, index)
+
+    def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
+        """Self or no sender: the call turn then the result turn; another agent: the results as
+        user text (name policy)."""
+        from_ = message.from_
+        if from_ is None or from_ == self.agent_name:
+            self.tool_calls(message.tool_call_message, index)
+            self.tool_results(message.tool_call_result_message, index)
+            return
+        blocks: list[Block] = []
+        for position, call in enumerate(message.tool_call_result_message.tool_calls):
+            if call.result is not None:
+                block = self._text_block(call.result, index, f"tool_calls[{position}].result")
+                if block is not None:
+                    blocks.append(block)
+        if blocks:
+            self.sink.add("user", self._sender(blocks, from_, index), index)
+        else:
+            self._empty(index)
+
+    def envelope(self, message: MessageEnvelope[Any], index: int) -> None:
+        """A dict passes through to the sink; anything else is unsupported."""
+        if isinstance(message.content, dict):
+            self.sink.pass_through(message, index)
+        else:
+            self.recorder.unsupported(
+                index,
+                f"a MessageEnvelope of {type(message.content).__name__} is not an Anthropic "
+                "message (expected a MessageParam dict)",
+            )
+
+
+_DISPATCH: Final[dict[type, Callable[[Converter, Any, int], None]]] = {
+    TextMessage: Converter.text,
+    ImageMessage: Converter.image,
+    MultiModalMessage: Converter.multimodal,
+    ToolCallMessage: Converter.tool_calls,
+    ToolCallResultMessage: Converter.tool_results,
+    ToolCallAggregateMessage: Converter.aggregate,
+    MessageEnvelope: Converter.envelope,
+}

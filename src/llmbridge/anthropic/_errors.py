@@ -1,0 +1,136 @@
+"""Anthropic SDK exceptions -> the llmbridge ``ProviderAPIError`` tree (API.md section 9).
+
+Classes and ``retryable`` come from the core status table (``api_error_for_status``); this
+module only reads what the SDK knows: the status, the API's error type and message, and the
+Retry-After headers. Secrets given by the caller (the API key) never reach a message.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+import anthropic
+
+from llmbridge._errors import (
+    ProviderAPIError,
+    RateLimitError,
+    StreamInterruptedError,
+    api_error_for_status,
+)
+from llmbridge._messages import Message
+
+__all__ = ["EVENT_ERROR_STATUS", "api_error", "retry_after_seconds", "stream_interrupted"]
+
+PROVIDER: Final = "anthropic"
+
+EVENT_ERROR_STATUS: Final[dict[str, int]] = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "billing_error": 402,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+}
+"""The HTTP status each API error type stands for (an SSE ``error`` event comes with HTTP 200)."""
+
+
+def _redact(text: str, secrets: Iterable[str | None]) -> str:
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
+def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
+    """The server's retry hint in seconds: ``retry-after-ms``, or ``retry-after`` (seconds or
+    an HTTP date); ``None`` when absent or unreadable."""
+    milliseconds = headers.get("retry-after-ms")
+    if milliseconds is not None:
+        try:
+            return max(float(milliseconds) / 1000, 0.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(when.timestamp() - time.time(), 0.0)
+
+
+def _describe(exc: anthropic.APIError, status: int | None) -> str:
+    if isinstance(exc, anthropic.APITimeoutError):
+        return "the Anthropic API request timed out"
+    if isinstance(exc, anthropic.APIConnectionError):
+        return f"could not reach the Anthropic API ({exc.message})"
+    if isinstance(exc, anthropic.APIStatusError):
+        kind = f" {exc.type}" if exc.type else ""
+        return f"Anthropic API error {status}{kind}: {exc.api_message or exc.message}"
+    return f"Anthropic API error: {exc.message}"
+
+
+def api_error(exc: anthropic.APIError, *, secrets: Iterable[str | None] = ()) -> ProviderAPIError:
+    """Map an SDK error raised before a reply or stream started to a ``ProviderAPIError``.
+
+    429 -> ``RateLimitError`` (``retry_after`` from the headers); 401/403 ->
+    ``AuthenticationError``; 400/404/413/422 -> ``BadRequestError``; 408, 409, 5xx, 529
+    (overloaded), connection errors and timeouts -> ``ProviderUnavailableError``. Raise it
+    ``from exc``.
+    """
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, anthropic.APIConnectionError):
+        status = None
+    cls, retryable = api_error_for_status(status)
+    message = _redact(_describe(exc, status), secrets)
+    if cls is RateLimitError and isinstance(exc, anthropic.APIStatusError):
+        return RateLimitError(
+            message,
+            provider=PROVIDER,
+            status_code=status,
+            retryable=retryable,
+            retry_after=retry_after_seconds(exc.response.headers),
+        )
+    return cls(message, provider=PROVIDER, status_code=status, retryable=retryable)
+
+
+def stream_interrupted(
+    exc: Exception, *, partial: Message | None, secrets: Iterable[str | None] = ()
+) -> StreamInterruptedError:
+    """Map a failure after a stream started to ``StreamInterruptedError`` carrying ``partial``.
+
+    An SSE ``error`` event (the SDK's ``APIStatusError`` with status 200) gets the status its
+    error type stands for (``EVENT_ERROR_STATUS``) and is retryable when that status is
+    (``overloaded_error``, ``api_error``, ...); a dropped connection or any other transport
+    failure has no status and is retryable.
+    """
+    if isinstance(exc, anthropic.APIStatusError):
+        status: int | None = exc.status_code
+        if status == 200:
+            status = EVENT_ERROR_STATUS.get(exc.type or "")
+        retryable = status is not None and api_error_for_status(status)[1]
+        detail = _describe(exc, status)
+    elif isinstance(exc, anthropic.APIError) and not isinstance(exc, anthropic.APIConnectionError):
+        status, retryable, detail = None, False, _describe(exc, None)
+    else:
+        status, retryable = None, True
+        detail = f"the connection dropped ({type(exc).__name__}: {exc})"
+    return StreamInterruptedError(
+        _redact(f"the Anthropic stream was interrupted: {detail}", secrets),
+        provider=PROVIDER,
+        status_code=status,
+        retryable=retryable,
+        partial=partial,
+    )

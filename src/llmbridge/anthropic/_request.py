@@ -1,0 +1,154 @@
+"""Neutral messages -> an Anthropic Messages request (API.md sections 4.2 and 4.5).
+
+``to_anthropic`` runs the request-level pairing step, converts message by message
+(``_convert.Converter``), merges the result into alternating turns (``_merge.TurnSink``),
+then checks the pairing; ``convert_each`` converts message by message without merging.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, cast
+
+from llmbridge._errors import InvalidMessageError
+from llmbridge._messages import Message
+from llmbridge._notes import ConversionNote, NoteRecorder
+from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
+from llmbridge.anthropic._convert import Converter
+from llmbridge.anthropic._merge import Block, EnvelopeSink, TurnSink
+
+if TYPE_CHECKING:
+    from anthropic.types import MessageParam, TextBlockParam
+
+__all__ = [
+    "AnthropicRequest",
+    "NamePolicy",
+    "build_request",
+    "check_name_policy",
+    "convert_each",
+    "to_anthropic",
+]
+
+NamePolicy = Literal["drop", "prefix"]
+
+
+@dataclass(frozen=True, slots=True)
+class AnthropicRequest:
+    """The parts of a Messages request built by ``to_anthropic``.
+
+    ``system`` is the list of top-level system text blocks (empty when there is none),
+    ``messages`` the alternating ``MessageParam`` turns, ``notes`` what the conversion changed.
+    """
+
+    system: list[TextBlockParam]
+    messages: list[MessageParam]
+    notes: tuple[ConversionNote, ...]
+
+
+def check_name_policy(name_policy: str) -> None:
+    """Raise ``ValueError`` unless ``name_policy`` is ``"drop"`` or ``"prefix"``."""
+    if name_policy not in ("drop", "prefix"):
+        raise ValueError(f"name_policy must be 'drop' or 'prefix', got {name_policy!r}")
+
+
+def _system_blocks(system: str | None, recorder: NoteRecorder) -> list[Block]:
+    if system is None or system == "":
+        return []
+    if not system.strip():
+        recorder.note(None, "dropped", "whitespace-only system message", field="system")
+        return []
+    return [{"type": "text", "text": system}]
+
+
+def build_request(
+    messages: Sequence[Message],
+    *,
+    agent_name: str,
+    system: str | None = None,
+    strict_mode: bool = False,
+    name_policy: str = "drop",
+    check_pairing: bool = True,
+) -> tuple[AnthropicRequest, list[int]]:
+    """``to_anthropic``, also returning the neutral index of each turn's first message."""
+    check_name_policy(name_policy)
+    recorder = NoteRecorder(strict_mode=strict_mode)
+    sink = TurnSink(recorder, _system_blocks(system, recorder))
+    converter = Converter(agent_name, recorder, name_policy, sink)
+    if check_pairing:
+        repaired = repair_tool_pairing(messages, agent_name=agent_name)
+        recorder.notes.extend(repaired.notes)
+        for message, index in zip(repaired.messages, repaired.indices, strict=True):
+            converter.convert(message, index)
+        validate_tool_pairing(repaired, agent_name=agent_name)
+        if not sink.messages:
+            raise InvalidMessageError(
+                "no user or assistant message is left to send (Anthropic needs at least one)"
+            )
+    else:
+        for index, message in enumerate(messages):
+            converter.convert(message, index)
+    notes = sorted(recorder.notes, key=lambda note: -1 if note.index is None else note.index)
+    request = AnthropicRequest(
+        cast("list[TextBlockParam]", sink.system),
+        cast("list[MessageParam]", sink.messages),
+        tuple(notes),
+    )
+    return request, sink.first_indices
+
+
+def to_anthropic(
+    messages: Sequence[Message],
+    *,
+    agent_name: str,
+    system: str | None = None,
+    strict_mode: bool = False,
+    name_policy: NamePolicy = "drop",
+    check_pairing: bool = True,
+) -> AnthropicRequest:
+    """Convert a neutral conversation into an Anthropic Messages request.
+
+    ``agent_name`` names the provider agent ("self": its messages become assistant turns);
+    ``system`` is the agent's own system message, put before the SYSTEM messages' text.
+    Rules (API.md 4.2): consecutive same-role turns are merged with tool results (user) and
+    thinking (assistant) first; empty text is dropped; images are base64 or URL sources (never
+    downloaded); tool-call arguments become ``input`` objects; real ids are kept and ids outside
+    ``[a-zA-Z0-9_-]`` rewritten in call and result; only Anthropic reasoning is sent back.
+    ``name_policy`` says what happens to other agents' names: ``"drop"`` (a lossy note) or
+    ``"prefix"`` (a ``"[name] "`` text block first). With ``check_pairing`` the tool-pairing step
+    of API.md 4.5 runs. Raises ``InvalidMessageError`` for a message that breaks a rule (both
+    modes), a pairing violation, or an empty request; in strict mode also for lossy changes
+    (``UnsupportedMessageError`` for types Anthropic cannot carry). ``ValueError`` for an
+    unknown ``name_policy``.
+    """
+    request, _ = build_request(
+        messages,
+        agent_name=agent_name,
+        system=system,
+        strict_mode=strict_mode,
+        name_policy=name_policy,
+        check_pairing=check_pairing,
+    )
+    return request
+
+
+def convert_each(
+    messages: Sequence[Message],
+    *,
+    agent_name: str,
+    strict_mode: bool = False,
+    name_policy: str = "drop",
+) -> tuple[list[Message], tuple[ConversionNote, ...]]:
+    """Convert message by message (no merge, no pairing step) into ``MessageEnvelope``s.
+
+    Each envelope keeps its source message's ``from_``; SYSTEM text becomes an envelope of
+    ``{"role": "system", "content": [text blocks]}``; an envelope of a dict passes unchanged.
+    Raises as ``to_anthropic`` does for single messages.
+    """
+    check_name_policy(name_policy)
+    recorder = NoteRecorder(strict_mode=strict_mode)
+    sink = EnvelopeSink(messages)
+    converter = Converter(agent_name, recorder, name_policy, sink)
+    for index, message in enumerate(messages):
+        converter.convert(message, index)
+    return sink.envelopes, tuple(recorder.notes)

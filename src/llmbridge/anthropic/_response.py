@@ -1,0 +1,210 @@
+"""An Anthropic ``Message`` -> one neutral reply (API.md 4.3).
+
+The streaming aggregator builds its final message with the same ``reply_from_parts``, so a
+stream and the equivalent non-streaming response give equal neutral messages.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from anthropic.types import Message as AnthropicMessage
+from anthropic.types import RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
+
+from llmbridge._errors import EmptyResponseError, RefusalError, UnsupportedMessageError
+from llmbridge._messages import (
+    Message,
+    MessageEnvelope,
+    Reasoning,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallMessage,
+    Usage,
+)
+from llmbridge._notes import NoteRecorder, log_notes
+
+__all__ = [
+    "FINISH_REASONS",
+    "ReplyParts",
+    "arguments_json",
+    "from_anthropic",
+    "neutral_usage",
+    "partial_from_parts",
+    "reply_from_parts",
+]
+
+PROVIDER: Final = "anthropic"
+
+FINISH_REASONS: Final[dict[str, str]] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "tool_use": "tool_calls",
+    "pause_turn": "pause",
+    "refusal": "refusal",
+}
+"""Anthropic ``stop_reason`` -> neutral ``finish_reason``; other values pass through raw."""
+
+
+@dataclass(slots=True)
+class ReplyParts:
+    """What a reply is made of, gathered from a ``Message`` or from stream events."""
+
+    text: str = ""
+    reasoning: tuple[Reasoning, ...] = ()
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    stop_reason: str | None = None
+    usage: Usage | None = None
+
+
+def neutral_usage(
+    input_tokens: int | None,
+    output_tokens: int,
+    cache_read: int | None,
+    cache_creation: int | None,
+    thinking_tokens: int | None,
+) -> Usage:
+    """Build ``Usage``: input counts every processed input token, cached ones included."""
+    total_input = (input_tokens or 0) + (cache_read or 0) + (cache_creation or 0)
+    return Usage(
+        total_input,
+        output_tokens,
+        cache_read_tokens=cache_read,
+        cache_write_tokens=cache_creation,
+        reasoning_tokens=thinking_tokens,
+    )
+
+
+def arguments_json(tool_input: object) -> str:
+    """The JSON string form of a ``tool_use`` block's ``input`` (one form for both paths)."""
+    return json.dumps(tool_input, ensure_ascii=False)
+
+
+def partial_from_parts(parts: ReplyParts, *, agent_name: str) -> Message | None:
+    """What has been assembled so far, unchecked; ``None`` when nothing has arrived."""
+    finish_reason = _finish_reason(parts.stop_reason)
+    if parts.tool_calls:
+        return ToolCallMessage(
+            parts.tool_calls,
+            agent_name,
+            content=parts.text or None,
+            reasoning=parts.reasoning,
+            usage=parts.usage,
+            finish_reason=finish_reason,
+        )
+    if parts.text or parts.reasoning:
+        return TextMessage(
+            Role.ASSISTANT,
+            parts.text,
+            agent_name,
+            reasoning=parts.reasoning,
+            usage=parts.usage,
+            finish_reason=finish_reason,
+        )
+    return None
+
+
+def _finish_reason(stop_reason: str | None) -> str | None:
+    return None if stop_reason is None else FINISH_REASONS.get(stop_reason, stop_reason)
+
+
+def reply_from_parts(parts: ReplyParts, *, agent_name: str, raw: Any) -> Message:
+    """Build the neutral reply: a ``ToolCallMessage`` when tools were called, else text.
+
+    Raises ``RefusalError`` (``.refusal``: the text before the refusal) for a ``refusal`` stop
+    and ``EmptyResponseError`` when there is neither text nor a tool call.
+    """
+    if parts.stop_reason == "refusal":
+        raise RefusalError(
+            "the model refused to answer (stop_reason 'refusal')", refusal=parts.text, response=raw
+        )
+    finish_reason = _finish_reason(parts.stop_reason)
+    if parts.tool_calls:
+        return ToolCallMessage(
+            parts.tool_calls,
+            agent_name,
+            content=parts.text or None,
+            reasoning=parts.reasoning,
+            usage=parts.usage,
+            finish_reason=finish_reason,
+            raw=raw,
+        )
+    if parts.text:
+        return TextMessage(
+            Role.ASSISTANT,
+            parts.text,
+            agent_name,
+            reasoning=parts.reasoning,
+            usage=parts.usage,
+            finish_reason=finish_reason,
+            raw=raw,
+        )
+    raise EmptyResponseError(
+        f"the reply holds neither text nor a tool call (stop_reason {parts.stop_reason!r})",
+        response=raw,
+    )
+
+
+def _parts_of(message: AnthropicMessage, recorder: NoteRecorder) -> ReplyParts:
+    texts: list[str] = []
+    reasoning: list[Reasoning] = []
+    calls: list[ToolCall] = []
+    for block in message.content:
+        match block:
+            case TextBlock(text=text):
+                texts.append(text)
+            case ThinkingBlock(thinking=thinking, signature=signature):
+                reasoning.append(Reasoning(thinking, signature=signature, provider=PROVIDER))
+            case RedactedThinkingBlock(data=data):
+                reasoning.append(Reasoning("", redacted_data=data, provider=PROVIDER))
+            case ToolUseBlock(id=tool_id, name=name, input=tool_input):
+                calls.append(ToolCall(name, arguments_json(tool_input), tool_call_id=tool_id))
+            case _:
+                recorder.unsupported(
+                    None, f"{block.type} blocks have no neutral form (the reply's raw keeps them)"
+                )
+    usage = message.usage
+    details = usage.output_tokens_details
+    return ReplyParts(
+        "".join(texts),
+        tuple(reasoning),
+        calls,
+        message.stop_reason,
+        neutral_usage(
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_read_input_tokens,
+            usage.cache_creation_input_tokens,
+            None if details is None else details.thinking_tokens,
+        ),
+    )
+
+
+def from_anthropic(
+    message: AnthropicMessage | Message, *, agent_name: str, strict_mode: bool = False
+) -> Message:
+    """Convert an Anthropic ``Message`` (or an envelope of one) into a neutral reply.
+
+    Text blocks are joined; ``tool_use`` blocks become calls with their real ids and JSON
+    arguments; thinking becomes ``Reasoning(provider="anthropic")`` with its signature (or
+    redacted data); ``stop_reason`` maps through ``FINISH_REASONS``; usage counts cached input.
+    Raises ``RefusalError`` for a refusal and ``EmptyResponseError`` for a reply with neither
+    text nor tool calls. Anything that is not an Anthropic ``Message`` is returned unchanged
+    (strict mode: ``UnsupportedMessageError``); so are blocks with no neutral form skipped with
+    a logged note (strict mode: ``UnsupportedMessageError``).
+    """
+    if isinstance(message, MessageEnvelope) and isinstance(message.content, AnthropicMessage):
+        message = message.content
+    if not isinstance(message, AnthropicMessage):
+        if strict_mode or not isinstance(message, Message):
+            raise UnsupportedMessageError(
+                f"expected an Anthropic Message, got {type(message).__name__}"
+            )
+        return message
+    recorder = NoteRecorder(strict_mode=strict_mode)
+    parts = _parts_of(message, recorder)
+    log_notes(recorder.notes, source="from_anthropic")
+    return reply_from_parts(parts, agent_name=agent_name, raw=message)

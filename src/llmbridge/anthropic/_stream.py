@@ -1,0 +1,261 @@
+"""Anthropic stream events -> live neutral updates and one final message (API.md 4.4).
+
+State only, no I/O: feed each ``RawMessageStreamEvent`` to ``add`` and get the updates it
+produces; ``finish`` returns the complete message, built by the same ``reply_from_parts`` as
+``from_anthropic`` so that it equals the non-streaming result for the same response.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Final
+
+from anthropic.types import ContentBlock, RawMessageStreamEvent
+from anthropic.types import Message as AnthropicMessage
+
+from llmbridge._errors import StreamInterruptedError
+from llmbridge._messages import (
+    Message,
+    Reasoning,
+    ReasoningMessageUpdate,
+    Role,
+    TextMessageUpdate,
+    ToolCall,
+)
+from llmbridge._notes import NoteRecorder, log_notes
+from llmbridge._tool_calls import ToolCallAccumulator
+from llmbridge.anthropic._response import (
+    PROVIDER,
+    ReplyParts,
+    arguments_json,
+    neutral_usage,
+    partial_from_parts,
+    reply_from_parts,
+)
+
+__all__ = ["AnthropicStreamAggregator"]
+
+
+class _Block:
+    """One content block being streamed: its start object and the text or thinking so far."""
+
+    __slots__ = ("parts", "signature", "start")
+
+    def __init__(self, start: ContentBlock | None) -> None:
+        self.start = start
+        self.parts: list[str] = []
+        self.signature = ""
+
+
+def _canonical_arguments(arguments: str) -> tuple[str, dict[str, Any] | None]:
+    """Re-serialize complete JSON like ``from_anthropic`` does; keep anything else verbatim."""
+    try:
+        value = json.loads(arguments)
+    except ValueError:
+        return arguments, None  # truncated (e.g. a max_tokens stop): never guess the rest
+    if not isinstance(value, dict):
+        return arguments, None
+    return arguments_json(value), value
+
+
+class AnthropicStreamAggregator:
+    """Turns one Anthropic event stream into neutral updates and a final message.
+
+    ``add(event)`` returns the updates the event produces, live: ``TextMessageUpdate`` per text
+    delta, ``ReasoningMessageUpdate`` per thinking delta, ``ToolCallMessageUpdate`` when a
+    ``tool_use`` block starts and per ``input_json_delta`` (``index`` is the content-block
+    index). Usage from ``message_delta`` replaces earlier counts (they are running totals).
+    ``ping`` and unknown events are ignored. ``finish()`` returns the final message (see
+    ``from_anthropic``; a tool that got no argument delta has ``"{}"``), raising what
+    ``from_anthropic`` raises, or ``StreamInterruptedError`` (retryable, ``.partial`` set)
+    when the stream ended before a stop reason arrived. ``partial()`` is what has arrived so
+    far, or ``None``.
+    """
+
+    def __init__(self, agent_name: str, *, strict_mode: bool = False) -> None:
+        self.agent_name = agent_name
+        self._strict_mode = strict_mode
+        self._start: AnthropicMessage | None = None
+        self._blocks: dict[int, _Block] = {}
+        self._tools = ToolCallAccumulator(empty_arguments="{}")
+        self._tool_indices: set[int] = set()
+        self._stop: dict[str, Any] = {}
+        self._usage: dict[str, Any] = {}
+
+    def add(self, event: RawMessageStreamEvent) -> list[Message]:
+        """Apply one event; return the neutral updates it produces (often none)."""
+        handler = _HANDLERS.get(event.type)
+        return [] if handler is None else handler(self, event)
+
+    # -- event handlers ------------------------------------------------------------------
+
+    def _message_start(self, event: Any) -> list[Message]:
+        message: AnthropicMessage = event.message
+        self._start = message
+        self._usage = {
+            name: getattr(message.usage, name)
+            for name in _USAGE_FIELDS
+            if getattr(message.usage, name) is not None
+        }
+        return []
+
+    def _block_start(self, event: Any) -> list[Message]:
+        index: int = event.index
+        block: ContentBlock = event.content_block
+        state = self._blocks[index] = _Block(block)
+        match block.type:
+            case "text" if block.text:
+                state.parts.append(block.text)
+                return [TextMessageUpdate(Role.ASSISTANT, block.text, self.agent_name)]
+            case "thinking":
+                state.signature = block.signature
+                if block.thinking:
+                    state.parts.append(block.thinking)
+                    return [ReasoningMessageUpdate(block.thinking, self.agent_name)]
+            case "tool_use":
+                self._tool_indices.add(index)
+                return [
+                    self._tools.add(
+                        index,
+                        tool_call_id=block.id,
+                        function_name=block.name,
+                        from_=self.agent_name,
+                    )
+                ]
+        return []
+
+    def _block_delta(self, event: Any) -> list[Message]:
+        index: int = event.index
+        delta = event.delta
+        state = self._blocks.get(index)
+        if state is None:  # a delta without its start: keep what it says anyway
+            state = self._blocks[index] = _Block(None)
+        match delta.type:
+            case "text_delta":
+                state.parts.append(delta.text)
+                return [TextMessageUpdate(Role.ASSISTANT, delta.text, self.agent_name)]
+            case "thinking_delta":
+                state.parts.append(delta.thinking)
+                return [ReasoningMessageUpdate(delta.thinking, self.agent_name)]
+            case "signature_delta":
+                state.signature = delta.signature  # replaces, never appends
+            case "input_json_delta" if delta.partial_json:
+                self._tool_indices.add(index)
+                return [self._tools.add(index, arguments=delta.partial_json, from_=self.agent_name)]
+        return []
+
+    def _message_delta(self, event: Any) -> list[Message]:
+        delta = event.delta
+        self._stop = {
+            "stop_reason": delta.stop_reason,
+            "stop_sequence": delta.stop_sequence,
+            "stop_details": delta.stop_details,
+        }
+        for name in _USAGE_FIELDS:
+            value = getattr(event.usage, name, None)
+            if value is not None:
+                self._usage[name] = value
+        return []
+
+    # -- results -------------------------------------------------------------------------
+
+    def _calls(self) -> tuple[list[ToolCall], dict[int, dict[str, Any]]]:
+        calls: list[ToolCall] = []
+        inputs: dict[int, dict[str, Any]] = {}
+        indices = sorted(self._tool_indices)
+        for index, call in zip(indices, self._tools.tool_calls(), strict=True):
+            arguments, parsed = _canonical_arguments(call.function_arguments)
+            inputs[index] = {} if parsed is None else parsed
+            calls.append(ToolCall(call.function_name, arguments, tool_call_id=call.tool_call_id))
+        return calls, inputs
+
+    def _parts(self, recorder: NoteRecorder) -> tuple[ReplyParts, dict[int, dict[str, Any]]]:
+        texts: list[str] = []
+        reasoning: list[Reasoning] = []
+        for index in sorted(self._blocks):
+            if index in self._tool_indices:
+                continue
+            state = self._blocks[index]
+            kind = "text" if state.start is None else state.start.type
+            if kind == "text":
+                texts.append("".join(state.parts))
+            elif kind == "thinking":
+                text = "".join(state.parts)
+                reasoning.append(Reasoning(text, signature=state.signature, provider=PROVIDER))
+            elif kind == "redacted_thinking":
+                data = getattr(state.start, "data", "")
+                reasoning.append(Reasoning("", redacted_data=data, provider=PROVIDER))
+            else:
+                recorder.unsupported(
+                    None, f"{kind} blocks have no neutral form (the reply's raw keeps them)"
+                )
+        calls, inputs = self._calls()
+        usage = None
+        if "output_tokens" in self._usage:
+            u = self._usage
+            usage = neutral_usage(
+                u.get("input_tokens"),
+                u["output_tokens"],
+                u.get("cache_read_input_tokens"),
+                u.get("cache_creation_input_tokens"),
+                getattr(u.get("output_tokens_details"), "thinking_tokens", None),
+            )
+        stop_reason = self._stop.get("stop_reason")
+        return ReplyParts("".join(texts), tuple(reasoning), calls, stop_reason, usage), inputs
+
+    def partial(self) -> Message | None:
+        """What has arrived so far as a neutral message (unchecked), or ``None``."""
+        parts, _ = self._parts(NoteRecorder(strict_mode=False))
+        return partial_from_parts(parts, agent_name=self.agent_name)
+
+    def _snapshot(self, inputs: dict[int, dict[str, Any]]) -> AnthropicMessage | None:
+        """The streamed message as an SDK ``Message`` (the final reply's ``raw``)."""
+        if self._start is None:
+            return None
+        content = []
+        for index in sorted(self._blocks):
+            state = self._blocks[index]
+            start = state.start
+            if start is None:
+                continue
+            update: dict[str, Any] = {}
+            if start.type == "text":
+                update = {"text": "".join(state.parts)}
+            elif start.type == "thinking":
+                update = {"thinking": "".join(state.parts), "signature": state.signature}
+            elif start.type == "tool_use":
+                update = {"input": inputs.get(index, {})}
+            content.append(start.model_copy(update=update))
+        usage = self._start.usage.model_copy(update=self._usage)
+        return self._start.model_copy(update={"content": content, "usage": usage, **self._stop})
+
+    def finish(self) -> Message:
+        """Return the complete message; raise if the stream ended early (see the class)."""
+        if self._start is None or self._stop.get("stop_reason") is None:
+            raise StreamInterruptedError(
+                "the Anthropic stream ended before the message was complete (no stop reason)",
+                provider=PROVIDER,
+                retryable=True,
+                partial=self.partial(),
+            )
+        recorder = NoteRecorder(strict_mode=self._strict_mode)
+        parts, inputs = self._parts(recorder)
+        log_notes(recorder.notes, source="AnthropicStreamAggregator")
+        return reply_from_parts(parts, agent_name=self.agent_name, raw=self._snapshot(inputs))
+
+
+_USAGE_FIELDS: Final = (
+    "input_tokens",
+    "output_tokens",
+    "cache_read_input_tokens",
+    "cache_creation_input_tokens",
+    "output_tokens_details",
+)
+
+_HANDLERS: Final[dict[str, Callable[[AnthropicStreamAggregator, Any], list[Message]]]] = {
+    "message_start": AnthropicStreamAggregator._message_start,
+    "content_block_start": AnthropicStreamAggregator._block_start,
+    "content_block_delta": AnthropicStreamAggregator._block_delta,
+    "message_delta": AnthropicStreamAggregator._message_delta,
+}
