@@ -3,6 +3,18 @@
 Provider SDKs are imported lazily, so this package imports without openai or anthropic installed.
 """
 
+from llmbridge.testing._anthropic import (
+    anthropic_error_event,
+    anthropic_error_response,
+    anthropic_message,
+    anthropic_redacted_thinking_block,
+    anthropic_sse,
+    anthropic_sse_response,
+    anthropic_stream_events,
+    anthropic_text_block,
+    anthropic_thinking_block,
+    anthropic_tool_use_block,
+)
 from llmbridge.testing._echo import EchoAgent
 from llmbridge.testing._openai import (
     openai_chunk,
@@ -26,6 +38,16 @@ __all__ = [
     "EchoAgent",
     "RespxTransport",
     "anthropic_client",
+    "anthropic_error_event",
+    "anthropic_error_response",
+    "anthropic_message",
+    "anthropic_redacted_thinking_block",
+    "anthropic_sse",
+    "anthropic_sse_response",
+    "anthropic_stream_events",
+    "anthropic_text_block",
+    "anthropic_thinking_block",
+    "anthropic_tool_use_block",
     "last_request_json",
     "openai_chunk",
     "openai_client",
