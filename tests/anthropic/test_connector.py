@@ -1,0 +1,387 @@
+"""AnthropicMessageConnector: glue between neutral messages and the agent, both paths."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+import respx
+
+from llmbridge import (
+    Connector,
+    FunctionContract,
+    GenerateReplyOptions,
+    InvalidMessageError,
+    Message,
+    MessageEnvelope,
+    Reasoning,
+    Role,
+    StreamInterruptedError,
+    TextMessage,
+    TextMessageUpdate,
+    ToolCall,
+    ToolCallMessage,
+    ToolCallMessageUpdate,
+    ToolCallResultMessage,
+    UnsupportedMessageError,
+    Usage,
+)
+from llmbridge.anthropic import AnthropicChatAgent, AnthropicMessageConnector
+from llmbridge.testing import (
+    EchoAgent,
+    anthropic_client,
+    anthropic_error_event,
+    anthropic_message,
+    anthropic_sse_response,
+    anthropic_stream_events,
+    anthropic_text_block,
+    anthropic_thinking_block,
+    anthropic_tool_use_block,
+    last_request_json,
+)
+from tests.anthropic.helpers import URL, assistant, text, tool_result, tool_use, user
+from tests.anthropic.wire import assert_valid_request
+from tests.corpus import AGENT
+
+OTHER = "critic"
+
+
+def new_router() -> respx.Router:
+    return respx.Router(assert_all_called=False)
+
+
+def connected(router: respx.Router, **kwargs: Any) -> Any:
+    agent = AnthropicChatAgent(anthropic_client(router), name=AGENT, model="claude-test", **kwargs)
+    return agent.register_message_connector()
+
+
+async def collect(stream: Any, into: list[Message] | None = None) -> list[Message]:
+    received = [] if into is None else into
+    async for message in stream:
+        received.append(message)
+    return received
+
+
+def test_connector_is_a_connector() -> None:
+    assert isinstance(AnthropicMessageConnector(), Connector)
+
+
+def test_unknown_name_policy_is_rejected_at_construction() -> None:
+    with pytest.raises(ValueError, match="name_policy"):
+        AnthropicMessageConnector(name_policy="shout")  # type: ignore[arg-type]
+
+
+def test_process_incoming_messages_is_message_by_message() -> None:
+    raw = {"role": "user", "content": "raw"}
+    raw_envelope = MessageEnvelope(raw, "someone")
+    messages = [
+        TextMessage(Role.SYSTEM, "Be brief."),
+        TextMessage(Role.USER, "a"),
+        TextMessage(Role.USER, "b", OTHER),
+        ToolCallMessage([ToolCall("f", "{}", tool_call_id="c1")], AGENT),
+        raw_envelope,
+    ]
+
+    envelopes = AnthropicMessageConnector().process_incoming_messages(EchoAgent(AGENT), messages)
+
+    assert [(e.content, e.from_) for e in envelopes[:4]] == [
+        ({"role": "system", "content": [text("Be brief.")]}, None),
+        (user(text("a")), None),
+        (user(text("b")), OTHER),
+        (assistant(tool_use("c1", "f", {})), AGENT),
+    ]
+    assert envelopes[4] is raw_envelope
+
+
+def test_process_incoming_messages_converts_fragments_without_the_pairing_step() -> None:
+    lone = ToolCallResultMessage([ToolCall("f", "{}", tool_call_id="c1", result="ok")])
+
+    envelopes = AnthropicMessageConnector().process_incoming_messages(EchoAgent(AGENT), [lone])
+
+    assert [e.content for e in envelopes] == [user(tool_result("c1", "ok"))]
+
+
+async def test_echo_agent_sees_merged_turns_and_a_system_envelope() -> None:
+    seen: list[Message] = []
+
+    class Recorder(EchoAgent):
+        async def generate_reply(
+            self, messages: Any, options: GenerateReplyOptions | None = None
+        ) -> Message:
+            seen.extend(messages)
+            return await super().generate_reply(messages, options)
+
+    agent = Recorder(AGENT).register_message_connector(AnthropicMessageConnector())
+    reply = await agent.send(
+        TextMessage(Role.USER, "b"),
+        chat_history=[TextMessage(Role.SYSTEM, "s"), TextMessage(Role.USER, "a")],
+    )
+
+    assert [m.content for m in seen if isinstance(m, MessageEnvelope)] == [
+        {"role": "system", "content": [text("s")]},
+        user(text("a"), text("b")),
+    ]
+    assert isinstance(reply, MessageEnvelope), "not a provider reply: returned unchanged"
+
+
+async def test_strict_connector_rejects_a_reply_that_is_not_anthropic() -> None:
+    agent = EchoAgent(AGENT).register_message_connector(AnthropicMessageConnector(strict_mode=True))
+
+    with pytest.raises(UnsupportedMessageError):
+        await agent.send("hi")
+
+
+async def test_streaming_with_an_agent_that_sends_no_events_passes_messages_through() -> None:
+    agent = EchoAgent(AGENT).register_message_connector(AnthropicMessageConnector())
+
+    out = await collect(agent.stream("hi"))
+
+    assert len(out) == 1
+    assert isinstance(out[0], MessageEnvelope)
+
+
+def test_post_process_message_converts_an_envelope_of_a_message() -> None:
+    from anthropic.types import Message as AnthropicMessage
+
+    message = AnthropicMessage.model_validate(anthropic_message("Hi"))
+
+    reply = AnthropicMessageConnector().post_process_message(
+        EchoAgent(AGENT), MessageEnvelope(message, AGENT)
+    )
+
+    assert reply == TextMessage(
+        Role.ASSISTANT, "Hi", AGENT, usage=Usage(10, 5), finish_reason="stop"
+    )
+
+
+async def test_notes_are_logged_at_their_levels(caplog: pytest.LogCaptureFixture) -> None:
+    router = new_router()
+    router.post(URL).respond(json=anthropic_message("ok"))
+
+    with caplog.at_level(logging.INFO, logger="llmbridge"):
+        await connected(router).send(
+            TextMessage(Role.USER, "b", OTHER), chat_history=[TextMessage(Role.USER, "a")]
+        )
+
+    levels = {
+        record.getMessage().split(": ")[1].split()[-1]: record.levelno for record in caplog.records
+    }
+    assert levels == {"merged": logging.INFO, "dropped": logging.WARNING}
+
+
+REPLIES = [
+    pytest.param(anthropic_message("Hello, how can I help?"), id="text"),
+    pytest.param(
+        anthropic_message(
+            [
+                anthropic_thinking_block("Two tools.", "sig-1"),
+                anthropic_text_block("Checking."),
+                anthropic_tool_use_block("toolu_1", "get_weather", {"city": "Paris"}),
+                anthropic_tool_use_block("toolu_2", "now"),
+            ],
+            stop_reason="tool_use",
+            cache_read_input_tokens=50,
+        ),
+        id="thinking_text_parallel_tools",
+    ),
+]
+
+
+@pytest.mark.parametrize("body", REPLIES)
+async def test_stream_ends_with_the_message_the_plain_path_returns(body: dict[str, Any]) -> None:
+    router = new_router()
+    router.post(URL).mock(
+        side_effect=[
+            respx.MockResponse(json=body),
+            anthropic_sse_response(anthropic_stream_events(body)),
+        ]
+    )
+    agent = connected(router)
+
+    plain = await agent.send("hi")
+    streamed = await collect(agent.stream("hi"))
+
+    assert streamed[-1] == plain
+    assert all(not isinstance(m, (TextMessage, ToolCallMessage)) for m in streamed[:-1])
+    assert len(streamed) > 1
+
+
+async def test_stream_updates_carry_text_and_tool_deltas_live() -> None:
+    body = anthropic_message(
+        [anthropic_text_block("Hi!"), anthropic_tool_use_block("toolu_1", "f", {"a": 1})],
+        stop_reason="tool_use",
+    )
+    router = new_router()
+    router.post(URL).mock(
+        return_value=anthropic_sse_response(anthropic_stream_events(body, pieces=1))
+    )
+
+    out = await collect(connected(router).stream("go"))
+
+    assert out[:3] == [
+        TextMessageUpdate(Role.ASSISTANT, "Hi!", AGENT),
+        ToolCallMessageUpdate("f", "", AGENT, index=1, tool_call_id="toolu_1"),
+        ToolCallMessageUpdate("f", '{"a": 1}', AGENT, index=1, tool_call_id="toolu_1"),
+    ]
+    assert out[3].get_tool_calls() == [ToolCall("f", '{"a": 1}', tool_call_id="toolu_1")]
+
+
+ERROR_EVENTS = [
+    pytest.param("overloaded_error", 529, True, id="overloaded_is_retryable"),
+    pytest.param("api_error", 500, True, id="api_error_is_retryable"),
+    pytest.param("invalid_request_error", 400, False, id="invalid_request_is_not"),
+    pytest.param("brand_new_error", None, False, id="unknown_type_has_no_status"),
+]
+
+
+@pytest.mark.parametrize(("error_type", "status", "retryable"), ERROR_EVENTS)
+async def test_error_event_mid_stream_is_interrupted_with_the_partial_message(
+    error_type: str, status: int | None, retryable: bool
+) -> None:
+    events = anthropic_stream_events(anthropic_message("Hello world"), pieces=2)
+    cut = next(i for i, e in enumerate(events) if e["type"] == "content_block_stop")
+    router = new_router()
+    router.post(URL).mock(
+        return_value=anthropic_sse_response([*events[:cut], anthropic_error_event(error_type)])
+    )
+    received: list[Message] = []
+
+    with pytest.raises(StreamInterruptedError) as caught:
+        await collect(connected(router).stream("hi"), into=received)
+
+    error = caught.value
+    assert [m.get_content() for m in received] == ["Hello ", "world"]
+    assert error.partial == TextMessage(Role.ASSISTANT, "Hello world", AGENT, usage=Usage(10, 1))
+    assert (error.status_code, error.retryable, error.provider) == (status, retryable, "anthropic")
+    assert error.__cause__ is not None
+
+
+async def test_error_event_before_any_content_has_no_partial() -> None:
+    events = anthropic_stream_events(anthropic_message("x"))[:1]
+    router = new_router()
+    router.post(URL).mock(return_value=anthropic_sse_response([*events, anthropic_error_event()]))
+
+    with pytest.raises(StreamInterruptedError) as caught:
+        await collect(connected(router).stream("hi"))
+
+    assert caught.value.partial is None
+
+
+@pytest.mark.parametrize("message_delta", [False, True], ids=["mid_content", "after_stop_reason"])
+async def test_dropped_connection_is_interrupted_and_retryable(message_delta: bool) -> None:
+    body = anthropic_message(
+        [anthropic_tool_use_block("toolu_1", "f", {"a": 1})], stop_reason="tool_use"
+    )
+    events = anthropic_stream_events(body, pieces=2)
+    cut = next(
+        i
+        for i, e in enumerate(events)
+        if e["type"] == ("message_stop" if message_delta else "content_block_stop")
+    )
+    router = new_router()
+    router.post(URL).mock(return_value=anthropic_sse_response(events[:cut], drop_connection=True))
+
+    with pytest.raises(StreamInterruptedError) as caught:
+        await collect(connected(router).stream("hi"))
+
+    assert (caught.value.status_code, caught.value.retryable) == (None, True)
+    assert isinstance(caught.value.partial, ToolCallMessage)
+    assert caught.value.partial.tool_calls[0].tool_call_id == "toolu_1"
+
+
+async def test_stream_ending_without_a_stop_reason_is_interrupted() -> None:
+    events = anthropic_stream_events(anthropic_message("Hello"))
+    router = new_router()
+    router.post(URL).mock(return_value=anthropic_sse_response(events[:-2]))
+
+    with pytest.raises(StreamInterruptedError) as caught:
+        await collect(connected(router).stream("hi"))
+
+    assert caught.value.partial is not None
+    assert caught.value.partial.get_content() == "Hello"
+
+
+async def test_conversion_errors_raise_before_any_request() -> None:
+    router = new_router()
+    route = router.post(URL).respond(json=anthropic_message("ok"))
+
+    with pytest.raises(InvalidMessageError):
+        await connected(router).send(
+            ToolCallMessage([ToolCall("f", "[1]", tool_call_id="c")], AGENT)
+        )
+
+    assert not route.called
+
+
+async def test_multi_turn_tool_conversation_with_thinking_request_body(snapshot: Any) -> None:
+    """The exact body the real SDK sent on the third turn of a tool loop with thinking."""
+    first = anthropic_message(
+        [
+            anthropic_thinking_block("The user wants weather and time; call both.", "sig-turn-1"),
+            anthropic_text_block("Let me check both."),
+            anthropic_tool_use_block("toolu_01Weather", "get_weather", {"city": "Paris"}),
+            anthropic_tool_use_block("toolu_01Time", "get_time", {"tz": "Europe/Paris"}),
+        ],
+        stop_reason="tool_use",
+    )
+    second = anthropic_message(
+        [
+            anthropic_thinking_block("Both answered.", "sig-turn-2"),
+            anthropic_text_block("18C at 14:05."),
+        ]
+    )
+    router = new_router()
+    route = router.post(URL).mock(
+        side_effect=[
+            respx.MockResponse(json=first),
+            anthropic_sse_response(anthropic_stream_events(second)),
+            respx.MockResponse(json=anthropic_message("You're welcome!")),
+        ]
+    )
+    agent = connected(
+        router,
+        system_message="You are a weather bot.",
+        thinking={"type": "enabled", "budget_tokens": 2048},
+    )
+    options = GenerateReplyOptions(
+        functions=[
+            FunctionContract(
+                "get_weather",
+                "Current weather in a city.",
+                {"type": "object", "properties": {"city": {"type": "string"}}},
+            ),
+            FunctionContract("get_time", "Local time in a time zone."),
+        ],
+        tool_choice="auto",
+        extra={"metadata": {"user_id": "u-1"}},
+    )
+    history: list[Message] = [
+        TextMessage(Role.SYSTEM, "Answer in one sentence."),
+        TextMessage(Role.USER, "Weather and time in Paris?"),
+    ]
+
+    calls = await agent.send(chat_history=history, options=options)
+    results = ToolCallResultMessage(
+        [
+            ToolCall("get_weather", "{}", tool_call_id="toolu_01Weather", result="18C, sunny"),
+            ToolCall("get_time", "{}", tool_call_id="toolu_01Time", result="14:05"),
+        ],
+        "tools",
+    )
+    history += [calls, results]
+    answer = (await collect(agent.stream(chat_history=history, options=options)))[-1]
+    history += [answer, TextMessage(Role.USER, "Thanks!")]
+    await agent.send(chat_history=history, options=options)
+
+    assert isinstance(calls, ToolCallMessage)
+    assert calls.reasoning == (
+        Reasoning(
+            "The user wants weather and time; call both.",
+            signature="sig-turn-1",
+            provider="anthropic",
+        ),
+    )
+    body = last_request_json(route)
+    assert_valid_request(body)
+    assert body == snapshot

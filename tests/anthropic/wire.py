@@ -1,0 +1,203 @@
+"""A strict validator of the Anthropic Messages request shape (wire-rules.md section 3).
+
+Stricter than the API where the API is lenient (it merges consecutive same-role turns; we
+require them merged). ``fragment=True`` checks a message-by-message conversion
+(``check_pairing=False``): block rules only, no turn order, no pairing across turns.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from llmbridge.anthropic import AnthropicRequest
+
+ID_PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")
+TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+
+# block type -> (required keys, optional keys)
+BLOCK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "text": (frozenset({"type", "text"}), frozenset()),
+    "image": (frozenset({"type", "source"}), frozenset()),
+    "tool_use": (frozenset({"type", "id", "name", "input"}), frozenset()),
+    "tool_result": (frozenset({"type", "tool_use_id"}), frozenset({"content", "is_error"})),
+    "thinking": (frozenset({"type", "thinking", "signature"}), frozenset()),
+    "redacted_thinking": (frozenset({"type", "data"}), frozenset()),
+}
+ROLE_BLOCKS = {
+    "user": frozenset({"text", "image", "tool_result"}),
+    "assistant": frozenset({"text", "thinking", "redacted_thinking", "tool_use"}),
+}
+FRONT = {
+    "user": frozenset({"tool_result"}),
+    "assistant": frozenset({"thinking", "redacted_thinking"}),
+}
+
+
+class WireError(AssertionError):
+    """The payload breaks a rule of the Anthropic request shape."""
+
+
+def _fail(where: str, problem: str) -> None:
+    raise WireError(f"{where}: {problem}")
+
+
+def _keys(where: str, obj: Mapping[str, Any], required: frozenset[str], optional: frozenset[str]):
+    missing = required - obj.keys()
+    unknown = obj.keys() - required - optional
+    if missing:
+        _fail(where, f"missing keys {sorted(missing)}")
+    if unknown:
+        _fail(where, f"unknown keys {sorted(unknown)}")
+
+
+def _text(where: str, text: Any) -> None:
+    if not isinstance(text, str) or not text.strip():
+        _fail(where, f"text must be a non-empty, non-whitespace string, got {text!r}")
+
+
+def _image(where: str, block: Mapping[str, Any]) -> None:
+    source = block["source"]
+    if source.get("type") == "url":
+        _keys(f"{where}.source", source, frozenset({"type", "url"}), frozenset())
+        if not source["url"] or source["url"].startswith("data:"):
+            _fail(where, "url sources must be real URLs")
+        return
+    _keys(f"{where}.source", source, frozenset({"type", "media_type", "data"}), frozenset())
+    if source["type"] != "base64":
+        _fail(where, f"unknown image source type {source['type']!r}")
+    if source["media_type"] not in MEDIA_TYPES:
+        _fail(where, f"media type {source['media_type']!r} not allowed")
+    data = source["data"]
+    if not isinstance(data, str) or not data or data.startswith("data:"):
+        _fail(where, "base64 data must be a bare, non-empty base64 string")
+    try:
+        base64.b64decode(data, validate=True)
+    except binascii.Error:
+        _fail(where, "base64 data does not decode")
+
+
+def _block(where: str, block: Mapping[str, Any]) -> None:
+    kind = block.get("type")
+    if kind not in BLOCK_KEYS:
+        _fail(where, f"unknown block type {kind!r}")
+    _keys(where, block, *BLOCK_KEYS[kind])
+    if kind == "text":
+        _text(where, block["text"])
+    elif kind == "image":
+        _image(where, block)
+    elif kind == "tool_use":
+        if not ID_PATTERN.match(block["id"]):
+            _fail(where, f"tool_use id {block['id']!r} breaks {ID_PATTERN.pattern}")
+        if not TOOL_NAME_PATTERN.match(block["name"]):
+            _fail(where, f"tool name {block['name']!r} breaks {TOOL_NAME_PATTERN.pattern}")
+        if not isinstance(block["input"], dict):
+            _fail(where, "tool_use input must be an object")
+    elif kind == "tool_result":
+        if not ID_PATTERN.match(block["tool_use_id"]):
+            _fail(where, f"tool_use_id {block['tool_use_id']!r} breaks {ID_PATTERN.pattern}")
+        if "content" in block and not (isinstance(block["content"], str) and block["content"]):
+            _fail(where, "tool_result content must be a non-empty string when present")
+        if "is_error" in block and not isinstance(block["is_error"], bool):
+            _fail(where, "is_error must be a bool")
+        if block.get("is_error") and not block.get("content", "").strip():
+            _fail(where, "an error result needs non-empty content")
+    elif kind == "thinking":
+        if not isinstance(block["thinking"], str) or not isinstance(block["signature"], str):
+            _fail(where, "thinking and signature must be strings")
+        if not block["signature"]:
+            _fail(where, "thinking needs its signature")
+    elif not isinstance(block["data"], str) or not block["data"]:
+        _fail(where, "redacted_thinking needs its data")
+
+
+def _turn(where: str, message: Mapping[str, Any]) -> None:
+    _keys(where, message, frozenset({"role", "content"}), frozenset())
+    role = message["role"]
+    if role not in ROLE_BLOCKS:
+        _fail(where, f"role must be user or assistant, got {role!r}")
+    content = message["content"]
+    if isinstance(content, str):  # shorthand for one text block
+        _text(where, content)
+        return
+    if not isinstance(content, list) or not content:
+        _fail(where, "content must be a non-empty list of blocks")
+    seen_other = False
+    for position, block in enumerate(content):
+        block_where = f"{where}.content[{position}]"
+        _block(block_where, block)
+        if block["type"] not in ROLE_BLOCKS[role]:
+            _fail(block_where, f"a {block['type']} block cannot be in a {role} turn")
+        if block["type"] in FRONT[role]:
+            if seen_other:
+                _fail(block_where, f"{block['type']} must come before the other blocks")
+        else:
+            seen_other = True
+
+
+def _blocks(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    content = message["content"]
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
+
+
+def _pairing(messages: list[Mapping[str, Any]]) -> None:
+    messages = [{"role": m["role"], "content": _blocks(m)} for m in messages]
+    used: set[str] = set()
+    for position, message in enumerate(messages):
+        where = f"messages[{position}]"
+        calls = [b["id"] for b in message["content"] if b["type"] == "tool_use"]
+        results = [b["tool_use_id"] for b in message["content"] if b["type"] == "tool_result"]
+        for call_id in calls:
+            if call_id in used:
+                _fail(where, f"tool_use id {call_id!r} is not unique in the request")
+            used.add(call_id)
+        if results:
+            previous = messages[position - 1] if position else {"content": []}
+            asked = {b["id"] for b in previous["content"] if b["type"] == "tool_use"}
+            for result_id in results:
+                if result_id not in asked:
+                    _fail(where, f"tool_result {result_id!r} answers no tool_use just before it")
+        if calls:
+            following = messages[position + 1] if position + 1 < len(messages) else None
+            answered = (
+                set()
+                if following is None
+                else {b["tool_use_id"] for b in following["content"] if b["type"] == "tool_result"}
+            )
+            if set(calls) - answered:
+                _fail(where, f"tool_use ids {sorted(set(calls) - answered)} are not answered next")
+
+
+def assert_valid_request(
+    request: AnthropicRequest | Mapping[str, Any], *, fragment: bool = False
+) -> None:
+    """Raise ``WireError`` unless ``request`` (or a ``{"system", "messages"}`` body) is valid."""
+    if isinstance(request, AnthropicRequest):
+        system: Any = request.system
+        messages: Any = request.messages
+    else:
+        system = request.get("system", [])
+        messages = request["messages"]
+    if not isinstance(system, list):
+        _fail("system", "must be a list of text blocks")
+    for position, block in enumerate(system):
+        _keys(f"system[{position}]", block, frozenset({"type", "text"}), frozenset())
+        if block["type"] != "text":
+            _fail(f"system[{position}]", "only text blocks")
+        _text(f"system[{position}]", block["text"])
+    for position, message in enumerate(messages):
+        _turn(f"messages[{position}]", message)
+    if fragment:
+        return
+    if not messages:
+        _fail("messages", "a request needs at least one message")
+    if messages[0]["role"] != "user":
+        _fail("messages[0]", "the first message must be a user turn")
+    for position in range(1, len(messages)):
+        if messages[position]["role"] == messages[position - 1]["role"]:
+            _fail(f"messages[{position}]", "roles must alternate (merge same-role turns)")
+    _pairing(messages)
