@@ -106,6 +106,7 @@ async def test_inputs_are_never_mutated_by_the_connected_agent() -> None:
     history = [
         TextMessage(Role.SYSTEM, "sys"),
         MessageEnvelope(raw_user),
+        TextMessage(Role.ASSISTANT, "noted", AGENT),
         TextMessage(Role.USER, "more"),
         MessageEnvelope({"role": "system", "content": [{"type": "text", "text": "raw sys"}]}),
         TextMessage(Role.USER, "and more"),

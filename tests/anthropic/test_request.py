@@ -636,3 +636,12 @@ def test_rewritten_ids_stay_paired_across_a_request() -> None:
     assert new_id != "call|x"
     assert request.messages[2]["content"][0]["tool_use_id"] == new_id
     assert kinds(request) == [(1, "repaired"), (2, "repaired")]
+
+
+def test_reasoning_of_another_agents_message_is_omitted() -> None:
+    message = TextMessage(Role.ASSISTANT, "I think so.", OTHER, reasoning=[THINKING])
+
+    request = convert([message], check_pairing=False, name_policy="prefix", strict=True)
+
+    assert request.messages == [user(text("[critic] "), text("I think so."))]
+    assert kinds(request) == [(0, "omitted"), (0, "repaired")]

@@ -36,6 +36,7 @@ __all__ = ["ALLOWED_MEDIA_TYPES", "Converter"]
 PROVIDER: Final = "anthropic"
 ALLOWED_MEDIA_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 _ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]+")
+_DECODE: Final = json.JSONDecoder().decode  # json.loads minus its per-call argument checks
 _EMPTY_ERROR_TEXT: Final = "The tool failed without output."
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
@@ -46,7 +47,7 @@ def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any
         return {}
     field = f"tool_calls[{position}].function_arguments"
     try:
-        value = json.loads(arguments)
+        value = _DECODE(arguments)
     except ValueError:
         raise InvalidMessageError(
             f"the arguments of tool call {call.function_name!r} are not valid JSON; Anthropic "
@@ -198,7 +199,7 @@ class Converter:
             return
         if turn == "user":
             if message.reasoning:
-                self.recorder.note(index, "omitted", "another agent's reasoning is not sent")
+                self.recorder.note(index, "omitted", "reasoning is not sent in a user turn")
             blocks = [block] if from_ is None else self._sender([block], from_, index)
         else:
             blocks = self._thinking(message.reasoning, index) if message.reasoning else []
