@@ -108,7 +108,7 @@ class Converter:
         return blocks
 
     def _text_block(self, text: str, index: int, field: str) -> Block | None:
-        if text.strip():
+        if text and not text.isspace():  # isspace: no copy, unlike strip
             return {"type": "text", "text": text}
         self.recorder.note(index, "dropped", "empty or whitespace-only text", field=field)
         return None
@@ -289,14 +289,14 @@ class Converter:
             }
             if call.is_error:
                 block["is_error"] = True
-                if not result.strip():
+                if not result or result.isspace():
                     # The API refuses an error result without content.
                     result = _EMPTY_ERROR_TEXT
                     self.recorder.note(
                         index, "repaired", f"empty error result {position} given a short text"
                     )
                 block["content"] = result
-            elif result.strip():
+            elif result and not result.isspace():
                 block["content"] = result
             blocks.append(block)
         self._note_ids(index, rewritten)
