@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from llmbridge._messages import ToolCall, ToolCallMessageUpdate
 
-__all__ = ["ToolCallAccumulator", "tool_call_id_or_fallback"]
+__all__ = ["ToolCallAccumulator", "call_ids", "tool_call_id_or_fallback"]
 
 
 def tool_call_id_or_fallback(call: ToolCall, position: int) -> str:
@@ -13,6 +15,11 @@ def tool_call_id_or_fallback(call: ToolCall, position: int) -> str:
     ``position`` is the call's place in its message's original list of calls.
     """
     return call.tool_call_id or f"{call.function_name}_{position}"
+
+
+def call_ids(calls: Sequence[ToolCall]) -> list[str]:
+    """The ids of ``calls``, each with the fallback of ``tool_call_id_or_fallback``."""
+    return [tool_call_id_or_fallback(call, position) for position, call in enumerate(calls)]
 
 
 class _PendingCall:

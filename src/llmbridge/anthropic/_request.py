@@ -80,7 +80,7 @@ def build_request(
         recorder.notes.extend(repaired.notes)
         for message, index in zip(repaired.messages, repaired.indices, strict=True):
             converter.convert(message, index)
-        validate_tool_pairing(repaired, agent_name=agent_name)
+        validate_tool_pairing(repaired)
         if not sink.messages:
             raise InvalidMessageError(
                 "no user or assistant message is left to send (Anthropic needs at least one)"

@@ -317,7 +317,7 @@ def to_openai(
         messages, agent_name=agent_name, max_id_length=MAX_TOOL_CALL_ID_LENGTH
     )
     _convert(conv, repaired.messages, repaired.indices)
-    validate_tool_pairing(repaired, agent_name=agent_name)
+    validate_tool_pairing(repaired)
     if not conv.messages:
         raise InvalidMessageError("the conversation has no message left to send to OpenAI")
     notes = [*repaired.notes, *conv.recorder.notes]

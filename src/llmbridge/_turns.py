@@ -1,0 +1,93 @@
+"""How each neutral message takes part in tool pairing, decided once per message."""
+
+from __future__ import annotations
+
+import enum
+from typing import Final
+
+from llmbridge._messages import (
+    ImageMessage,
+    Message,
+    MultiModalMessage,
+    Role,
+    TextMessage,
+    ToolCallAggregateMessage,
+    ToolCallMessage,
+    ToolCallResultMessage,
+)
+
+__all__ = [
+    "AGGREGATE",
+    "ASSISTANT",
+    "CALL",
+    "MOVABLE",
+    "OPAQUE",
+    "RESULT",
+    "TurnKind",
+    "turn_kind",
+]
+
+
+class TurnKind(enum.Enum):
+    """How a neutral message takes part in tool pairing."""
+
+    CALL = "call"  # becomes an assistant turn with tool calls
+    AGGREGATE = "aggregate"  # a call and its results in one message
+    RESULT = "result"  # becomes tool results
+    ASSISTANT = "assistant"  # becomes an assistant turn without tool calls
+    MOVABLE = "movable"  # any other turn: may be moved after the results it interrupts
+    OPAQUE = "opaque"  # raw envelopes and types the conversion drops or rejects: left alone
+
+
+# Enum attribute access is slow on the hot path: module constants are plain global loads.
+CALL: Final = TurnKind.CALL
+AGGREGATE: Final = TurnKind.AGGREGATE
+RESULT: Final = TurnKind.RESULT
+ASSISTANT: Final = TurnKind.ASSISTANT
+MOVABLE: Final = TurnKind.MOVABLE
+OPAQUE: Final = TurnKind.OPAQUE
+_SYSTEM: Final = str(Role.SYSTEM)
+_ASSISTANT_ROLE: Final = str(Role.ASSISTANT)
+
+# Kinds that do not depend on the sender: looked up by exact type on the hot path.
+_FIXED: Final[dict[type, TurnKind]] = {
+    ToolCallResultMessage: TurnKind.RESULT,
+    ImageMessage: TurnKind.MOVABLE,
+    MultiModalMessage: TurnKind.MOVABLE,
+}
+
+
+def _text_turn(role: str, from_: str | None, agent_name: str) -> TurnKind:
+    if role != _SYSTEM and (from_ == agent_name or (from_ is None and role == _ASSISTANT_ROLE)):
+        return ASSISTANT
+    return MOVABLE
+
+
+def turn_kind(message: Message, agent_name: str) -> TurnKind:
+    """Classify ``message`` as the pairing step sees it, for the agent named ``agent_name``."""
+    # Exact-type checks first: this runs for every message of every request.
+    if type(message) is TextMessage:
+        return _text_turn(message.role, message.from_, agent_name)
+    if type(message) is ToolCallMessage:
+        return CALL if message.from_ is None or message.from_ == agent_name else OPAQUE
+    fixed = _FIXED.get(type(message))
+    if fixed is not None:
+        return fixed
+    return _turn_kind_by_pattern(message, agent_name)
+
+
+def _turn_kind_by_pattern(message: Message, agent_name: str) -> TurnKind:
+    # Subclasses of the neutral types, and the sender-dependent aggregate.
+    match message:
+        case TextMessage(role=role, from_=from_):
+            return _text_turn(role, from_, agent_name)
+        case ToolCallMessage(from_=from_):
+            return CALL if from_ is None or from_ == agent_name else OPAQUE
+        case ToolCallAggregateMessage(from_=from_):
+            return AGGREGATE if from_ is None or from_ == agent_name else MOVABLE
+        case ToolCallResultMessage():
+            return RESULT
+        case ImageMessage() | MultiModalMessage():
+            return MOVABLE
+        case _:
+            return OPAQUE
