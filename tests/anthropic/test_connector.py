@@ -10,12 +10,10 @@ import respx
 
 from llmbridge import (
     Connector,
-    FunctionContract,
     GenerateReplyOptions,
     InvalidMessageError,
     Message,
     MessageEnvelope,
-    Reasoning,
     Role,
     StreamInterruptedError,
     TextMessage,
@@ -38,10 +36,8 @@ from llmbridge.testing import (
     anthropic_text_block,
     anthropic_thinking_block,
     anthropic_tool_use_block,
-    last_request_json,
 )
 from tests.anthropic.helpers import URL, assistant, text, tool_result, tool_use, user
-from tests.anthropic.wire import assert_valid_request
 from tests.corpus import AGENT
 
 OTHER = "critic"
@@ -312,76 +308,3 @@ async def test_conversion_errors_raise_before_any_request() -> None:
         )
 
     assert not route.called
-
-
-async def test_multi_turn_tool_conversation_with_thinking_request_body(snapshot: Any) -> None:
-    """The exact body the real SDK sent on the third turn of a tool loop with thinking."""
-    first = anthropic_message(
-        [
-            anthropic_thinking_block("The user wants weather and time; call both.", "sig-turn-1"),
-            anthropic_text_block("Let me check both."),
-            anthropic_tool_use_block("toolu_01Weather", "get_weather", {"city": "Paris"}),
-            anthropic_tool_use_block("toolu_01Time", "get_time", {"tz": "Europe/Paris"}),
-        ],
-        stop_reason="tool_use",
-    )
-    second = anthropic_message(
-        [
-            anthropic_thinking_block("Both answered.", "sig-turn-2"),
-            anthropic_text_block("18C at 14:05."),
-        ]
-    )
-    router = new_router()
-    route = router.post(URL).mock(
-        side_effect=[
-            respx.MockResponse(json=first),
-            anthropic_sse_response(anthropic_stream_events(second)),
-            respx.MockResponse(json=anthropic_message("You're welcome!")),
-        ]
-    )
-    agent = connected(
-        router,
-        system_message="You are a weather bot.",
-        thinking={"type": "enabled", "budget_tokens": 2048},
-    )
-    options = GenerateReplyOptions(
-        functions=[
-            FunctionContract(
-                "get_weather",
-                "Current weather in a city.",
-                {"type": "object", "properties": {"city": {"type": "string"}}},
-            ),
-            FunctionContract("get_time", "Local time in a time zone."),
-        ],
-        tool_choice="auto",
-        extra={"metadata": {"user_id": "u-1"}},
-    )
-    history: list[Message] = [
-        TextMessage(Role.SYSTEM, "Answer in one sentence."),
-        TextMessage(Role.USER, "Weather and time in Paris?"),
-    ]
-
-    calls = await agent.send(chat_history=history, options=options)
-    results = ToolCallResultMessage(
-        [
-            ToolCall("get_weather", "{}", tool_call_id="toolu_01Weather", result="18C, sunny"),
-            ToolCall("get_time", "{}", tool_call_id="toolu_01Time", result="14:05"),
-        ],
-        "tools",
-    )
-    history += [calls, results]
-    answer = (await collect(agent.stream(chat_history=history, options=options)))[-1]
-    history += [answer, TextMessage(Role.USER, "Thanks!")]
-    await agent.send(chat_history=history, options=options)
-
-    assert isinstance(calls, ToolCallMessage)
-    assert calls.reasoning == (
-        Reasoning(
-            "The user wants weather and time; call both.",
-            signature="sig-turn-1",
-            provider="anthropic",
-        ),
-    )
-    body = last_request_json(route)
-    assert_valid_request(body)
-    assert body == snapshot
