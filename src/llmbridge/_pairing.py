@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages import Message, ToolCallAggregateMessage, ToolCallResultMessage
 from llmbridge._notes import ConversionNote
 from llmbridge._pairing_repair import move_interruptions, rewrite_ids
-from llmbridge._tool_calls import call_ids
+from llmbridge._tool_calls import call_ids, tool_call_id_or_fallback
 from llmbridge._turns import ASSISTANT, CALL, MOVABLE, OPAQUE, RESULT, turn_kind
 
 __all__ = [
@@ -51,10 +51,11 @@ class _NeedsRepair(Exception):
 
 
 _NEEDS_REPAIR: Final = _NeedsRepair()
+_NO_GROUP: Final[set[str]] = set()  # never mutated: results after a plain turn answer nothing
 
 
-def _unanswered(pending: dict[str, int]) -> InvalidMessageError:
-    call_id, index = next(iter(pending.items()))
+def _unanswered(ids: list[str], pending: set[str], index: int) -> InvalidMessageError:
+    call_id = next(call_id for call_id in ids if call_id in pending)
     return InvalidMessageError(
         f"tool call {call_id!r} is not answered by a tool result before the next assistant "
         "turn or the end of the conversation",
@@ -63,29 +64,22 @@ def _unanswered(pending: dict[str, int]) -> InvalidMessageError:
     )
 
 
-def _answer(
-    results: ToolCallResultMessage, group: set[str], pending: dict[str, int], index: int
-) -> InvalidMessageError | None:
-    for call_id, call in zip(call_ids(results.tool_calls), results.tool_calls, strict=True):
-        if call.result is None:
-            continue  # not sent, so it answers nothing
-        if call_id not in group:
-            return InvalidMessageError(
-                f"tool result {call_id!r} answers no call of the closest preceding "
-                "tool-call message",
-                index=index,
-                field="tool_calls",
-            )
-        if call_id not in pending:
-            # Providers reject a second result for one call (OpenAI: "Duplicate value for
-            # 'tool_call_id'"), so the check must not pass it.
-            return InvalidMessageError(
-                f"tool result {call_id!r} answers a call that already has a result",
-                index=index,
-                field="tool_calls",
-            )
-        del pending[call_id]
-    return None
+def _bad_result(call_id: str, answered: bool, index: int) -> InvalidMessageError:
+    if answered:
+        # Providers reject a second result for one call (OpenAI: "Duplicate value for
+        # 'tool_call_id'"), so the check must not pass it.
+        reason = f"tool result {call_id!r} answers a call that already has a result"
+    else:
+        reason = (
+            f"tool result {call_id!r} answers no call of the closest preceding tool-call message"
+        )
+    return InvalidMessageError(reason, index=index, field="tool_calls")
+
+
+def _needs_new_ids(ids: list[str], group: set[str], used: set[str], max_length: int | None) -> bool:
+    if len(group) < len(ids) or not used.isdisjoint(group):
+        return True
+    return max_length is not None and bool(ids) and max(map(len, ids)) > max_length
 
 
 def _scan(
@@ -101,45 +95,50 @@ def _scan(
     With ``repairs``, raise ``_NEEDS_REPAIR`` where a repair would apply before any violation:
     repairs only change what follows that point, so a violation found first stands.
     """
-    pending: dict[str, int] = {}
+    # This runs on every request: one pass, set operations, no per-message allocation
+    # beyond the ids of tool calls.
+    pending: set[str] = set()
     group: set[str] = set()
+    ids: list[str] = []
+    call_index = 0
     used: set[str] = set()
     for position, message in enumerate(messages):
-        index = position if indices is None else indices[position]
         kind = turn_kind(message, agent_name)
-        if kind is OPAQUE:
-            continue
         if kind is ASSISTANT or kind is MOVABLE:
             if pending:
                 if repairs and kind is MOVABLE:
                     raise _NEEDS_REPAIR
-                return _unanswered(pending)
-            group = set()
+                return _unanswered(ids, pending, call_index)
+            group = _NO_GROUP
+            continue
+        if kind is OPAQUE:
             continue
         if kind is RESULT:
-            assert isinstance(message, ToolCallResultMessage)
-            results = message
+            results = cast(ToolCallResultMessage, message)
         else:  # a call, alone or with its results
             if pending:
-                return _unanswered(pending)
-            calls = message.get_tool_calls() or ()
-            ids = call_ids(calls)
-            if repairs:
-                for call_id in ids:
-                    too_long = max_id_length is not None and len(call_id) > max_id_length
-                    if too_long or call_id in used:
-                        raise _NEEDS_REPAIR
-                    used.add(call_id)
+                return _unanswered(ids, pending, call_index)
+            ids = call_ids(message.get_tool_calls() or ())
             group = set(ids)
-            pending = dict.fromkeys(ids, index)
+            if repairs:
+                if _needs_new_ids(ids, group, used, max_id_length):
+                    raise _NEEDS_REPAIR
+                used |= group
+            pending = set(group)
+            call_index = position if indices is None else indices[position]
             if kind is CALL:
                 continue
-            assert isinstance(message, ToolCallAggregateMessage)
-            results = message.tool_call_result_message
-        violation = _answer(results, group, pending, index)
-        if violation is not None:
-            return violation
-    return _unanswered(pending) if pending else None
+            results = cast(ToolCallAggregateMessage, message).tool_call_result_message
+        for result_position, call in enumerate(results.tool_calls):
+            if call.result is None:
+                continue  # not sent, so it answers nothing
+            call_id = call.tool_call_id or tool_call_id_or_fallback(call, result_position)
+            if call_id in pending:
+                pending.discard(call_id)
+            else:
+                index = position if indices is None else indices[position]
+                return _bad_result(call_id, call_id in group, index)
+    return _unanswered(ids, pending, call_index) if pending else None
 
 
 def repair_tool_pairing(
