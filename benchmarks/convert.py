@@ -13,7 +13,7 @@ from typing import Final
 
 from benchmarks.conversation import AGENT, make_conversation
 from benchmarks.floors import anthropic_floor, openai_floor
-from benchmarks.timing import Settings, best_time, check_same
+from benchmarks.timing import Settings, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import to_anthropic
 from llmbridge.openai import to_openai
@@ -80,15 +80,9 @@ def run_conversion(
     results = []
     for provider, (library, floor) in conversion_cases().items():
         check_same(f"{provider} conversion", library(messages), floor(messages))
-        library_time = best_time(partial(library, messages), settings)
-        floor_time = best_time(partial(floor, messages), settings)
-        results.append(
-            ConversionResult(
-                provider,
-                size,
-                library_time.seconds / size * 1e6,
-                floor_time.seconds / size * 1e6,
-                TARGETS[provider],
-            )
+        timings = best_times(
+            {"library": partial(library, messages), "floor": partial(floor, messages)}, settings
         )
+        library_us, floor_us = (timings[name].seconds / size * 1e6 for name in timings)
+        results.append(ConversionResult(provider, size, library_us, floor_us, TARGETS[provider]))
     return results

@@ -290,8 +290,13 @@ class AnthropicFloorAggregator:
                     )
                     return [update]
             case "content_block_start" if event.content_block.type == "tool_use":
+                # The block start carries id and name: the call's first delta, as in OpenAI.
                 block = event.content_block
                 self.calls[event.index] = _Call(block.id, block.name)
+                update = ToolCallMessageUpdate(
+                    block.name, "", self.agent_name, index=event.index, tool_call_id=block.id
+                )
+                return [update]
             case "message_start":
                 usage = event.message.usage
                 self.input_tokens = usage.input_tokens

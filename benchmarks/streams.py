@@ -31,7 +31,7 @@ from benchmarks.floors import (
     anthropic_bare,
     openai_bare,
 )
-from benchmarks.timing import FloorMismatchError, Settings, best_time, check_same
+from benchmarks.timing import FloorMismatchError, Settings, best_time, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import AnthropicStreamAggregator
 from llmbridge.openai import OpenAIStreamAggregator
@@ -207,12 +207,15 @@ def run_streams(
         check_same(f"{provider} stream", _transcript(case.library, chunks), expected)
         _check_bare(provider, case.bare(chunks), expected[-1])
         case.check_sdk(case.sdk(chunks), expected[-1])
-        timings = [
-            best_time(partial(_aggregate, case.library, chunks), settings),
-            best_time(partial(_aggregate, case.floor, chunks), settings),
-            best_time(partial(case.bare, chunks), settings),
-            best_time(partial(case.sdk, chunks), sdk_settings),
-        ]
-        library, floor, bare, sdk = (timing.seconds / len(chunks) * 1e6 for timing in timings)
+        timings = best_times(
+            {
+                "library": partial(_aggregate, case.library, chunks),
+                "floor": partial(_aggregate, case.floor, chunks),
+                "bare": partial(case.bare, chunks),
+            },
+            settings,
+        )
+        timings["sdk"] = best_time(partial(case.sdk, chunks), sdk_settings)
+        library, floor, bare, sdk = (time.seconds / len(chunks) * 1e6 for time in timings.values())
         results.append(StreamResult(provider, len(chunks), library, floor, bare, sdk, TARGET))
     return results

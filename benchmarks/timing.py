@@ -2,6 +2,7 @@
 
 Rules: a measurement is the best of ``repeats`` runs; each run loops the callable enough times
 to last at least ``min_time`` seconds (calibrated first, as ``timeit.Timer.autorange`` does);
+callables compared with each other have their runs taken in turn (round robin);
 the garbage collector is collected before and disabled during every run, for the library and
 the floor alike, so that a collection triggered by one measurement never lands in another.
 """
@@ -20,6 +21,7 @@ __all__ = [
     "Settings",
     "Timing",
     "best_time",
+    "best_times",
     "check_same",
     "first_difference",
 ]
@@ -74,11 +76,21 @@ def _calibrate(fn: Callable[[], object], min_time: float) -> int:
 
 def best_time(fn: Callable[[], object], settings: Settings) -> Timing:
     """Return the best per-call time of ``fn`` over ``settings.repeats`` calibrated runs."""
-    loops = _calibrate(fn, settings.min_time)
-    best = math.inf
+    return best_times({"fn": fn}, settings)["fn"]
+
+
+def best_times(calls: Mapping[str, Callable[[], object]], settings: Settings) -> dict[str, Timing]:
+    """Return the best per-call time of each callable, their runs taken in turn.
+
+    Runs alternate between the callables (round robin), so that a slow spell of the machine
+    (another process, a frequency change) weighs on all of them rather than on one.
+    """
+    loops = {name: _calibrate(fn, settings.min_time) for name, fn in calls.items()}
+    best = dict.fromkeys(calls, math.inf)
     for _ in range(max(settings.repeats, 1)):
-        best = min(best, _run(fn, loops) / loops)
-    return Timing(best, loops, settings.repeats)
+        for name, fn in calls.items():
+            best[name] = min(best[name], _run(fn, loops[name]) / loops[name])
+    return {name: Timing(best[name], loops[name], settings.repeats) for name in calls}
 
 
 def first_difference(actual: object, expected: object, path: str = "$") -> str | None:

@@ -1,0 +1,155 @@
+"""Smoke tests of ``benchmarks/``: each benchmark runs once at a tiny size; no timing asserts."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+
+from benchmarks.__main__ import main
+from benchmarks.conversation import (
+    AGENT,
+    anthropic_stream,
+    big_image_conversation,
+    make_conversation,
+    openai_stream,
+)
+from benchmarks.convert import ConversionResult, run_conversion
+from benchmarks.memory import deep_size, run_memory
+from benchmarks.report import conversion_table
+from benchmarks.streams import StreamShape, run_streams
+from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference
+from llmbridge import ImageMessage, Role, TextMessage, check_tool_pairing
+
+ONCE = Settings(min_time=0.0, repeats=1)
+TINY_STREAM = StreamShape(text_deltas=5, calls=2, fragments=4)
+
+
+def test_conversation_is_deterministic_exact_in_size_and_pairs_its_tool_calls() -> None:
+    messages = make_conversation(200, seed=3)
+    assert messages == make_conversation(200, seed=3)
+    assert messages != make_conversation(200, seed=4)
+    assert len(messages) == 200
+    assert messages[0] == TextMessage(Role.SYSTEM, messages[0].get_content() or "")
+    assert isinstance(messages[-1], TextMessage)
+    assert messages[-1].role == Role.USER
+    check_tool_pairing(messages, agent_name=AGENT)
+
+
+def test_conversation_mixes_every_kind_the_issue_names() -> None:
+    messages = make_conversation(300)
+    kinds = Counter(type(message).__name__ for message in messages)
+    assert {"TextMessage", "ImageMessage", "ToolCallMessage", "ToolCallResultMessage"} <= set(kinds)
+    images = [message for message in messages if isinstance(message, ImageMessage)]
+    assert any(image.url for image in images)
+    assert any(len(image.base64_data or "") == 2048 for image in images)
+    parallel = {len(message.get_tool_calls() or []) for message in messages}
+    assert {1, 2, 3} <= parallel
+    consecutive_users = any(
+        isinstance(first, TextMessage | ImageMessage)
+        and isinstance(second, TextMessage)
+        and first.role == second.role == Role.USER
+        for first, second in itertools.pairwise(messages)
+    )
+    assert consecutive_users
+
+
+@pytest.mark.parametrize(
+    ("build", "expected_chunks"),
+    [
+        # role chunk + 5 text + 2 call starts + 2 x 4 fragments + finish + usage
+        pytest.param(openai_stream, 1 + 5 + 2 + 8 + 1 + 1, id="openai_chunks_per_delta"),
+        # message_start + text block (start, 5, stop) + 2 tool blocks (start, 4, stop) + 2 ends
+        pytest.param(anthropic_stream, 1 + 7 + 2 * 6 + 2, id="anthropic_events_per_block"),
+    ],
+)
+def test_stream_shape_gives_the_expected_number_of_chunks(
+    build: object, expected_chunks: int
+) -> None:
+    assert callable(build)
+    assert len(build(5, 2, 4)) == expected_chunks
+
+
+def test_conversion_benchmark_runs_once_with_floors_matching_the_library() -> None:
+    results = run_conversion(30, ONCE)
+    assert [result.provider for result in results] == ["openai", "anthropic"]
+    assert all(result.library_us > 0 and result.floor_us > 0 for result in results)
+
+
+def test_stream_benchmark_runs_once_with_floors_matching_the_library() -> None:
+    results = run_streams(TINY_STREAM, ONCE, sdk_settings=ONCE)
+    assert [result.provider for result in results] == ["openai", "anthropic"]
+    assert [result.chunks for result in results] == [18, 22]
+    assert all(min(result.library_us, result.floor_us, result.sdk_us) > 0 for result in results)
+
+
+def test_memory_benchmark_runs_once_and_measures_the_payload() -> None:
+    results = run_memory(count=2, image_size=64 * 1024)
+    assert [result.provider for result in results] == ["openai", "anthropic"]
+    for result in results:
+        # two images of 64 KiB are at least 4/3 x 128 KiB of base64 text in the payload
+        assert result.payload_bytes > 2 * 64 * 1024 * 4 // 3
+        assert result.first_peak > 0
+
+
+def test_big_image_conversation_holds_the_requested_images() -> None:
+    messages = big_image_conversation(3, 10_000)
+    images = [message for message in messages if isinstance(message, ImageMessage)]
+    assert [len(image.data or b"") for image in images] == [10_000] * 3
+    assert {image.media_type for image in images} == {"image/png"}
+
+
+@pytest.mark.parametrize(
+    ("payload", "expected"),
+    [
+        pytest.param({"a": [1, {"b": "x"}]}, None, id="equal_payloads_have_no_difference"),
+        pytest.param({"a": [1, {"b": "y"}]}, "$.a[1].b", id="nested_value_named_by_path"),
+        pytest.param({"a": [1]}, "$.a: library has 1 items, floor 2", id="list_lengths"),
+        pytest.param({}, "$.a: only the floor has it", id="missing_key"),
+        pytest.param({"a": [True, {"b": "x"}]}, "$.a[0]", id="bool_is_not_int"),
+    ],
+)
+def test_first_difference_names_where_library_and_floor_part(
+    payload: dict[str, object], expected: str | None
+) -> None:
+    found = first_difference(payload, {"a": [1, {"b": "x"}]})
+    if expected is None:
+        assert found is None
+    else:
+        assert found is not None
+        assert found.startswith(expected)
+
+
+def test_check_same_raises_with_the_first_difference() -> None:
+    with pytest.raises(FloorMismatchError, match=r"openai conversion: .* at \$\[0\]\.role"):
+        check_same("openai conversion", [{"role": "user"}], [{"role": "assistant"}])
+
+
+def test_deep_size_counts_shared_strings_once() -> None:
+    text = "x" * 10_000
+    assert deep_size([text, text]) == deep_size([text, "y"]) - deep_size("y")
+
+
+@pytest.mark.parametrize(
+    ("ratio", "verdict"),
+    [
+        pytest.param(1.5, "met", id="under_target_is_met"),
+        pytest.param(2.0, "met", id="at_target_is_met"),
+        pytest.param(3.0, "MISSED by 50%", id="over_target_says_by_how_much"),
+    ],
+)
+def test_conversion_table_states_the_verdict(ratio: float, verdict: str) -> None:
+    table = conversion_table([ConversionResult("openai", 10, ratio, 1.0, 2.0)])
+    assert f"| {ratio:.2f}x | <= 2.0x: {verdict} |" in table
+
+
+def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[str]) -> None:
+    main(
+        ["--messages", "20", "--min-time", "0", "--repeats", "1", "--text-deltas", "3",
+         "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    for row in ("| `to_openai` | 20 |", "| `to_anthropic` | 20 |", "| openai | 10 |"):
+        assert row in out
+    assert out.count("| `to_openai` |") == 2  # conversion and memory tables
