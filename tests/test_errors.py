@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import llmbridge
@@ -21,7 +23,7 @@ from llmbridge import (
     TextMessage,
     UnsupportedMessageError,
 )
-from llmbridge._errors import api_error_for_status
+from llmbridge._errors import api_error_for_status, redact_secrets, retry_after_seconds
 
 TREE = [
     (InvalidMessageError, (LLMBridgeError, ValueError)),
@@ -110,3 +112,63 @@ def test_stream_interrupted_keeps_partial() -> None:
 def test_refusal_defaults_to_empty_text() -> None:
     assert RefusalError("refused").refusal == ""
     assert RefusalError("refused", refusal="I can't").refusal == "I can't"
+
+
+@pytest.mark.parametrize(
+    ("headers", "seconds"),
+    [
+        ({"retry-after-ms": "1500"}, 1.5),
+        ({"retry-after": "7"}, 7.0),
+        ({"retry-after-ms": "bad", "retry-after": "2"}, 2.0),
+        ({"retry-after": "-3"}, 0.0),
+        ({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}, 0.0),
+        ({"retry-after": "soon"}, None),
+        ({}, None),
+    ],
+    ids=[
+        "milliseconds",
+        "seconds",
+        "bad-ms-falls-back",
+        "negative-clamped",
+        "past-date",
+        "junk",
+        "absent",
+    ],
+)
+def test_retry_after_seconds(headers: dict[str, str], seconds: float | None) -> None:
+    assert retry_after_seconds(headers) == seconds
+
+
+def test_retry_after_future_date() -> None:
+    from email.utils import formatdate
+
+    result = retry_after_seconds({"retry-after": formatdate(time.time() + 60, usegmt=True)})
+    assert result is not None
+    assert 50 < result <= 60
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets", "expected"),
+    [
+        ("key my-secret-value leaked", ["my-secret-value"], "key [redacted] leaked"),
+        (
+            "Incorrect API key provided: sk-proj-abc123XYZ",
+            [],
+            "Incorrect API key provided: [redacted]",
+        ),
+        ("masked sk-ant-api03-****abcd", [], "masked [redacted]"),
+        ("Authorization: Bearer tok_123", [], "Authorization: [redacted]"),
+        ("short key abc stays", ["abc"], "short key abc stays"),
+        ("ask-me-anything is a word", [], "ask-me-anything is a word"),
+    ],
+    ids=[
+        "given-secret",
+        "openai-key",
+        "masked-anthropic-key",
+        "bearer",
+        "short-secret-ignored",
+        "no-false-hit",
+    ],
+)
+def test_redact_secrets(text: str, secrets: list[str], expected: str) -> None:
+    assert redact_secrets(text, secrets) == expected

@@ -411,3 +411,16 @@ def test_bind_errors_name_the_problem(arguments: str, message: str) -> None:
 def test_nested_error_location_is_a_dotted_path() -> None:
     with pytest.raises(ArgumentsError, match=r"stops\.0\.city: Field required"):
         PythonFunction.of(plan_trip).bind('{"stops": [{}], "travellers": [], "budget": 1}')
+
+
+def test_combine_functions_keeps_order_and_first_of_a_name() -> None:
+    from llmbridge._functions import combine_functions
+
+    a1, b, a2, c = (
+        FunctionContract("a", "first"),
+        FunctionContract("b"),
+        FunctionContract("a", "second"),
+        FunctionContract("c"),
+    )
+    assert combine_functions([a1, b], None, [a2, c]) == [a1, b, c]
+    assert combine_functions() == []

@@ -21,6 +21,10 @@ Messages name the message index and the field at fault, and never contain creden
 
 from __future__ import annotations
 
+import email.utils
+import re
+import time
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
@@ -41,6 +45,8 @@ __all__ = [
     "StreamInterruptedError",
     "UnsupportedMessageError",
     "api_error_for_status",
+    "redact_secrets",
+    "retry_after_seconds",
 ]
 
 
@@ -213,3 +219,50 @@ def api_error_for_status(status_code: int | None) -> tuple[type[ProviderAPIError
     default = ProviderUnavailableError if server_side else ProviderAPIError
     cls = _STATUS_CLASSES.get(status_code, default)
     return cls, server_side or status_code in _RETRYABLE_STATUSES
+
+
+# Provider keys (sk-..., sk-proj-..., sk-ant-...) and bearer tokens, even partly masked as APIs
+# echo them back in error messages.
+_KEY_LIKE: Final = re.compile(r"\b(sk|sess|rk)-[A-Za-z0-9_*.\-]{4,}|Bearer\s+\S+")
+_MIN_SECRET_LENGTH: Final = 8
+
+
+def redact_secrets(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """Return ``text`` with each given secret, and anything shaped like an API key, replaced.
+
+    Secrets shorter than 8 characters are ignored (replacing them would garble the text).
+    """
+    for secret in secrets:
+        if secret and len(secret) >= _MIN_SECRET_LENGTH:
+            text = text.replace(secret, "[redacted]")
+    return _KEY_LIKE.sub("[redacted]", text)
+
+
+def _non_negative_float(value: str) -> float | None:
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        return None
+
+
+def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
+    """The server's wait hint in seconds: ``retry-after-ms``, else ``retry-after``.
+
+    ``retry-after`` may be seconds or an HTTP date; ``None`` when absent or unreadable.
+    """
+    milliseconds = headers.get("retry-after-ms")
+    if milliseconds is not None:
+        seconds = _non_negative_float(milliseconds)
+        if seconds is not None:
+            return seconds / 1000
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    seconds = _non_negative_float(value)
+    if seconds is not None:
+        return seconds
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(when.timestamp() - time.time(), 0.0)

@@ -14,7 +14,7 @@ import inspect
 import json
 import re
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final, TypeVar, overload
 
@@ -28,6 +28,7 @@ __all__ = [
     "ArgumentsError",
     "FunctionContract",
     "PythonFunction",
+    "combine_functions",
     "function",
     "validate_function_name",
 ]
@@ -112,6 +113,21 @@ class FunctionContract:
         hints that cannot be resolved, or types pydantic cannot describe.
         """
         return PythonFunction.of(fn, name=name, description=description).contract
+
+
+def combine_functions(*groups: Iterable[FunctionContract] | None) -> list[FunctionContract]:
+    """Concatenate groups of contracts in order; when two share a name, the first one wins.
+
+    Provider agents pass their constructor functions first, then the per-call ones.
+    """
+    seen: set[str] = set()
+    combined: list[FunctionContract] = []
+    for group in groups:
+        for contract in group or ():
+            if contract.name not in seen:
+                seen.add(contract.name)
+                combined.append(contract)
+    return combined
 
 
 class ArgumentsError(ValueError):

@@ -20,12 +20,12 @@ from anthropic.types import RawMessageStreamEvent
 from llmbridge._agents import GenerateReplyOptions
 from llmbridge._connectors import register_default_connector
 from llmbridge._errors import InvalidMessageError, UnsupportedMessageError
-from llmbridge._functions import FunctionContract
+from llmbridge._functions import FunctionContract, combine_functions
 from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import AgentMethods
 from llmbridge.anthropic._connector import AnthropicMessageConnector
 from llmbridge.anthropic._errors import api_error, stream_interrupted
-from llmbridge.anthropic._tools import combine_functions, tool_choice_param, tool_param
+from llmbridge.anthropic._tools import tool_choice_param, tool_param
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic

@@ -7,9 +7,7 @@ Retry-After headers. Secrets given by the caller (the API key) never reach a mes
 
 from __future__ import annotations
 
-import email.utils
-import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Final
 
 import anthropic
@@ -19,10 +17,12 @@ from llmbridge._errors import (
     RateLimitError,
     StreamInterruptedError,
     api_error_for_status,
+    redact_secrets,
+    retry_after_seconds,
 )
 from llmbridge._messages import Message
 
-__all__ = ["EVENT_ERROR_STATUS", "api_error", "retry_after_seconds", "stream_interrupted"]
+__all__ = ["EVENT_ERROR_STATUS", "api_error", "stream_interrupted"]
 
 PROVIDER: Final = "anthropic"
 
@@ -39,36 +39,6 @@ EVENT_ERROR_STATUS: Final[dict[str, int]] = {
     "overloaded_error": 529,
 }
 """The HTTP status each API error type stands for (an SSE ``error`` event comes with HTTP 200)."""
-
-
-def _redact(text: str, secrets: Iterable[str | None]) -> str:
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
-    return text
-
-
-def retry_after_seconds(headers: Mapping[str, str]) -> float | None:
-    """The server's retry hint in seconds: ``retry-after-ms``, or ``retry-after`` (seconds or
-    an HTTP date); ``None`` when absent or unreadable."""
-    milliseconds = headers.get("retry-after-ms")
-    if milliseconds is not None:
-        try:
-            return max(float(milliseconds) / 1000, 0.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(when.timestamp() - time.time(), 0.0)
 
 
 def _describe(exc: anthropic.APIError, status: int | None) -> str:
@@ -94,7 +64,7 @@ def api_error(exc: anthropic.APIError, *, secrets: Iterable[str | None] = ()) ->
     if isinstance(exc, anthropic.APIConnectionError):
         status = None
     cls, retryable = api_error_for_status(status)
-    message = _redact(_describe(exc, status), secrets)
+    message = redact_secrets(_describe(exc, status), secrets)
     if cls is RateLimitError and isinstance(exc, anthropic.APIStatusError):
         return RateLimitError(
             message,
@@ -128,7 +98,7 @@ def stream_interrupted(
         status, retryable = None, True
         detail = f"the connection dropped ({type(exc).__name__}: {exc})"
     return StreamInterruptedError(
-        _redact(f"the Anthropic stream was interrupted: {detail}", secrets),
+        redact_secrets(f"the Anthropic stream was interrupted: {detail}", secrets),
         provider=PROVIDER,
         status_code=status,
         retryable=retryable,

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, Final
 
 from llmbridge._functions import FunctionContract
 
-__all__ = ["combine_functions", "tool_choice_param", "tool_param"]
+__all__ = ["tool_choice_param", "tool_param"]
 
 _NO_ARGUMENTS: Final[dict[str, Any]] = {"type": "object", "properties": {}}
 _TOOL_CHOICES: Final[dict[str, dict[str, str]]] = {
@@ -15,18 +14,6 @@ _TOOL_CHOICES: Final[dict[str, dict[str, str]]] = {
     "none": {"type": "none"},
     "required": {"type": "any"},
 }
-
-
-def combine_functions(*groups: Iterable[FunctionContract] | None) -> list[FunctionContract]:
-    """Concatenate contract groups in order; when two share a name, the first one wins."""
-    seen: set[str] = set()
-    combined: list[FunctionContract] = []
-    for group in groups:
-        for contract in group or ():
-            if contract.name not in seen:
-                seen.add(contract.name)
-                combined.append(contract)
-    return combined
 
 
 def tool_param(contract: FunctionContract) -> dict[str, Any]:

@@ -7,10 +7,7 @@ API's own error text with anything key-like removed, so credentials never reach 
 
 from __future__ import annotations
 
-import re
-import time
 from collections.abc import Iterable
-from email.utils import parsedate_to_datetime
 from typing import Final
 
 import openai
@@ -20,6 +17,8 @@ from llmbridge._errors import (
     RateLimitError,
     StreamInterruptedError,
     api_error_for_status,
+    redact_secrets,
+    retry_after_seconds,
 )
 from llmbridge._messages import Message
 
@@ -42,17 +41,6 @@ _EVENT_TYPE_STATUS: Final[dict[str, int]] = {
     "authentication_error": 401,
     "permission_error": 403,
 }
-# OpenAI keys (sk-..., sk-proj-...) and bearer tokens, even partly masked as the API echoes them.
-_KEY_LIKE: Final = re.compile(r"(sk|sess|rk)-[A-Za-z0-9_*.\-]{4,}|Bearer\s+\S+")
-_MIN_SECRET_LENGTH: Final = 8
-
-
-def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """Return ``text`` with the given secrets and anything shaped like an API key removed."""
-    for secret in secrets:
-        if secret and len(secret) >= _MIN_SECRET_LENGTH:
-            text = text.replace(secret, "[redacted]")
-    return _KEY_LIKE.sub("[redacted]", text)
 
 
 def _api_message(exc: openai.APIError) -> str:
@@ -63,28 +51,6 @@ def _api_message(exc: openai.APIError) -> str:
         if isinstance(message, str) and message:
             return message
     return exc.message
-
-
-def retry_after_seconds(exc: openai.APIStatusError) -> float | None:
-    """The server's wait hint: ``retry-after-ms``, else ``retry-after`` (seconds or a date)."""
-    headers = exc.response.headers
-    milliseconds = headers.get("retry-after-ms")
-    if milliseconds is not None:
-        try:
-            return max(float(milliseconds) / 1000.0, 0.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
-        return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
-    except (TypeError, ValueError):
-        return None
 
 
 def _status_of(exc: openai.APIError) -> tuple[int | None, int | None]:
@@ -118,9 +84,13 @@ def map_openai_error(
     else:
         cls, retryable = api_error_for_status(class_status)
     where = f"HTTP {status}" if status is not None else "no HTTP status"
-    message = redact(f"OpenAI API error ({where}): {_api_message(exc)}", secrets)
+    message = redact_secrets(f"OpenAI API error ({where}): {_api_message(exc)}", secrets)
     if cls is RateLimitError:
-        retry_after = retry_after_seconds(exc) if isinstance(exc, openai.APIStatusError) else None
+        retry_after = (
+            retry_after_seconds(exc.response.headers)
+            if isinstance(exc, openai.APIStatusError)
+            else None
+        )
         return RateLimitError(
             message,
             provider=PROVIDER,

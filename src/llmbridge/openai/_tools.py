@@ -8,7 +8,7 @@ from typing import Final
 from openai.types.chat import ChatCompletionFunctionToolParam, ChatCompletionToolChoiceOptionParam
 from openai.types.shared_params import FunctionDefinition
 
-from llmbridge._functions import FunctionContract
+from llmbridge._functions import FunctionContract, combine_functions
 
 __all__ = ["openai_tool_choice", "openai_tools"]
 
@@ -37,14 +37,7 @@ def openai_tools(
     When two contracts share a name the first one wins (constructor functions come before
     per-call ones). A contract without ``parameters`` becomes a function with no arguments.
     """
-    seen: set[str] = set()
-    tools: list[ChatCompletionFunctionToolParam] = []
-    for group in groups:
-        for contract in group or ():
-            if contract.name not in seen:
-                seen.add(contract.name)
-                tools.append(_tool(contract))
-    return tools
+    return [_tool(contract) for contract in combine_functions(*groups)]
 
 
 def openai_tool_choice(choice: str) -> ChatCompletionToolChoiceOptionParam:
