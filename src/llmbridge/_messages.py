@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import base64
-import binascii
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic, Literal, TypeVar
 
 from llmbridge._errors import InvalidMessageError
+from llmbridge._image_data import normalize_media_type, parse_data_url, sniff_image_type
 
 __all__ = [
     "UPDATE_TYPES",
@@ -37,6 +36,7 @@ FinishReason = str
 """One of ``stop``, ``length``, ``tool_calls``, ``content_filter``, ``refusal``, ``pause``, or
 the provider's raw string for anything else."""
 ImageDetail = Literal["auto", "low", "high"]
+_DETAILS: Final = frozenset({"auto", "low", "high"})
 
 
 class Role(str):
@@ -185,44 +185,6 @@ class TextMessage(Message):
         return self.content
 
 
-_DATA_URL: Final = re.compile(r"^data:(?P<type>[^;,]*)(?P<params>(?:;[^;,]*)*),(?P<data>.*)$", re.S)
-_MAGIC: Final[tuple[tuple[bytes, str], ...]] = (
-    (b"\x89PNG\r\n\x1a\n", "image/png"),
-    (b"\xff\xd8\xff", "image/jpeg"),
-    (b"GIF87a", "image/gif"),
-    (b"GIF89a", "image/gif"),
-)
-_MEDIA_TYPE_ALIASES: Final = {"image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg"}
-_DETAILS: Final = frozenset({"auto", "low", "high"})
-
-
-def sniff_image_type(data: bytes) -> str | None:
-    """Return the media type of png, jpeg, gif or webp bytes by their magic bytes, else ``None``."""
-    for magic, media_type in _MAGIC:
-        if data.startswith(magic):
-            return media_type
-    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    return None
-
-
-def _parse_data_url(url: str) -> tuple[bytes, str | None]:
-    match = _DATA_URL.match(url)
-    if match is None:
-        raise InvalidMessageError(
-            "malformed data: URL (expected data:<type>;base64,<data>)", field="url"
-        )
-    params = match["params"].split(";")
-    payload = match["data"]
-    if "base64" not in params:
-        raise InvalidMessageError("data: URL images must be base64-encoded", field="url")
-    try:
-        data = base64.b64decode(payload, validate=True)
-    except (binascii.Error, ValueError) as exc:
-        raise InvalidMessageError(f"undecodable base64 in data: URL ({exc})", field="url") from None
-    return data, match["type"] or None
-
-
 @dataclass(frozen=True, slots=True, init=False)
 class ImageMessage(Message):
     """An image, by URL or as bytes.
@@ -262,7 +224,7 @@ class ImageMessage(Message):
             if not isinstance(url, str) or not url.strip():
                 raise InvalidMessageError("url must be a non-empty string", field="url")
             if url[:5].lower() == "data:":
-                data, declared = _parse_data_url(url)
+                data, declared = parse_data_url(url)
                 media_type = media_type or declared
                 url = None
         if data is not None:
@@ -273,13 +235,13 @@ class ImageMessage(Message):
             data = bytes(data)
             if not data:
                 raise InvalidMessageError("image data is empty", field="data")
-            media_type = sniff_image_type(data) or _normalize_media_type(media_type)
+            media_type = sniff_image_type(data) or normalize_media_type(media_type)
             if media_type is None:
                 raise InvalidMessageError(
                     "unrecognised image bytes need a declared media_type", field="media_type"
                 )
         elif media_type is not None:
-            media_type = _normalize_media_type(media_type)
+            media_type = normalize_media_type(media_type)
         _set(self, "role", Role(role))
         _set(self, "url", url)
         _set(self, "from_", from_)
@@ -303,13 +265,6 @@ class ImageMessage(Message):
         if self.url is not None:
             return self.url
         return f"data:{self.media_type};base64,{self.base64_data}"
-
-
-def _normalize_media_type(media_type: str | None) -> str | None:
-    if media_type is None:
-        return None
-    lowered = media_type.strip().lower()
-    return _MEDIA_TYPE_ALIASES.get(lowered, lowered) or None
 
 
 @dataclass(frozen=True, slots=True, init=False)
