@@ -27,6 +27,7 @@ from llmbridge.testing._openai import (
     openai_usage,
     openai_usage_chunk,
 )
+from llmbridge.testing._provider import ProviderRequest, ScriptedProvider, ScriptedReply
 from llmbridge.testing._transport import (
     RespxTransport,
     anthropic_client,
@@ -36,7 +37,10 @@ from llmbridge.testing._transport import (
 
 __all__ = [
     "EchoAgent",
+    "ProviderRequest",
     "RespxTransport",
+    "ScriptedProvider",
+    "ScriptedReply",
     "anthropic_client",
     "anthropic_error_event",
     "anthropic_error_response",

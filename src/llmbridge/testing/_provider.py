@@ -1,0 +1,348 @@
+"""``ScriptedProvider``: an offline OpenAI and Anthropic API answering turn by turn from a script.
+
+The script is a list of the model's replies written as neutral messages (``TextMessage``,
+``ToolCallMessage``, a plain ``str``) or as a ready ``httpx.Response`` (to script an error). Each
+request, to either API, takes the next reply and gets it in that API's own wire format: a
+completion or ``Message`` body, or, when the request asks to stream, an SSE stream with text in
+word-sized deltas, tool-call arguments in fragments and usage where the API sends it. Every
+request body is recorded. The real SDK clients reach it through ``RespxTransport``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
+
+import httpx
+import respx
+
+from llmbridge._messages import Role, TextMessage, ToolCall, ToolCallMessage
+from llmbridge.testing._anthropic import (
+    anthropic_message,
+    anthropic_sse,
+    anthropic_stream_events,
+    anthropic_text_block,
+    anthropic_thinking_block,
+    anthropic_tool_use_block,
+)
+from llmbridge.testing._openai import (
+    openai_completion,
+    openai_sse,
+    openai_text_chunks,
+    openai_tool_call_chunks,
+    openai_usage,
+)
+from llmbridge.testing._transport import anthropic_client, openai_client
+
+if TYPE_CHECKING:
+    import anthropic
+    import openai
+
+__all__ = ["ProviderRequest", "ScriptedProvider", "ScriptedReply"]
+
+ScriptedReply: TypeAlias = TextMessage | ToolCallMessage | str | httpx.Response
+"""One scripted model reply: text, tool calls (with text beside them), or a raw response."""
+
+ProviderName: TypeAlias = Literal["openai", "anthropic"]
+
+# Matched on the path only, so clients with another base URL (a proxy, a gateway) work too.
+_OPENAI_PATH: Final = r"/chat/completions$"
+_ANTHROPIC_PATH: Final = r"/messages$"
+
+# Neutral finish reason -> (OpenAI finish_reason, Anthropic stop_reason).
+_FINISH_REASONS: Final[dict[str, tuple[str, str]]] = {
+    "stop": ("stop", "end_turn"),
+    "length": ("length", "max_tokens"),
+    "tool_calls": ("tool_calls", "tool_use"),
+    "refusal": ("stop", "refusal"),
+    "content_filter": ("content_filter", "refusal"),
+    "pause": ("stop", "pause_turn"),
+}
+_PROVIDER_COLUMN: Final[dict[ProviderName, int]] = {"openai": 0, "anthropic": 1}
+_ID_PREFIXES: Final[dict[ProviderName, str]] = {"openai": "call_", "anthropic": "toolu_01"}
+_WORDS: Final = re.compile(r"\s*\S+|\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderRequest:
+    """One request the scripted provider received: which API, the URL and the parsed JSON body."""
+
+    provider: ProviderName
+    url: str
+    body: dict[str, Any]
+
+    @property
+    def stream(self) -> bool:
+        """Whether the request asked for an SSE stream."""
+        return bool(self.body.get("stream"))
+
+
+@dataclass(frozen=True, slots=True)
+class _Reply:
+    """A scripted reply, normalized: what both wire formats are rendered from."""
+
+    text: str
+    reasoning: str
+    calls: tuple[ToolCall, ...]
+    finish_reason: str
+    output_tokens: int | None
+    input_tokens: int | None
+
+
+def _normalize(item: ScriptedReply, position: int) -> _Reply | httpx.Response:
+    match item:
+        case httpx.Response():
+            return item
+        case str():
+            return _normalize(TextMessage(Role.ASSISTANT, item), position)
+        case TextMessage(content=text) | ToolCallMessage(content=text):
+            calls = item.tool_calls if isinstance(item, ToolCallMessage) else ()
+            reason = item.finish_reason or ("tool_calls" if calls else "stop")
+            usage = item.usage
+            return _Reply(
+                text or "",
+                "".join(part.text for part in item.reasoning),
+                tuple(calls),
+                reason,
+                usage.output_tokens if usage is not None else None,
+                usage.input_tokens if usage is not None else None,
+            )
+        case _:
+            raise TypeError(
+                f"script item {position}: expected a TextMessage, ToolCallMessage, str or "
+                f"httpx.Response, got {type(item).__name__}"
+            )
+
+
+def _words(text: str) -> list[str]:
+    """Split text as a model streams it: pieces of about one word, leading space included."""
+    return _WORDS.findall(text)
+
+
+def _tokens(text: str) -> int:
+    """A rough, deterministic token count (about four characters a token)."""
+    return max(1, len(text) // 4)
+
+
+def _call_id(provider: ProviderName, turn: int, position: int, call: ToolCall) -> str:
+    if call.tool_call_id:
+        return call.tool_call_id
+    digest = hashlib.sha256(f"{turn}:{position}:{call.function_name}".encode()).hexdigest()
+    return f"{_ID_PREFIXES[provider]}{digest[:24]}"
+
+
+def _sse_response(frames: Sequence[bytes], delay: float) -> httpx.Response:
+    async def body() -> AsyncIterator[bytes]:
+        for frame in frames:
+            if delay:
+                await asyncio.sleep(delay)
+            yield frame
+
+    return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+
+
+def _script_error(provider: ProviderName, message: str) -> httpx.Response:
+    """An error response in the provider's own shape, so the SDK raises a readable 400."""
+    detail = f"llmbridge.testing.ScriptedProvider: {message}"
+    if provider == "openai":
+        error = {"message": detail, "type": "invalid_request_error", "param": None, "code": None}
+        return httpx.Response(400, json={"error": error})
+    error = {"type": "invalid_request_error", "message": detail}
+    return httpx.Response(400, json={"type": "error", "error": error})
+
+
+class ScriptedProvider:
+    """An offline stand-in for the OpenAI Chat Completions and Anthropic Messages APIs.
+
+    ``script`` lists the model's replies in order; each request (to either API) takes the next
+    one. A ``TextMessage`` or ``str`` becomes a text reply, a ``ToolCallMessage`` a tool-call
+    reply (its ``content`` as text before the calls; calls without an id get a deterministic
+    provider-style id), an ``httpx.Response`` is sent as it is (to script errors). Reasoning is
+    sent as ``reasoning_content`` (OpenAI) or a signed thinking block (Anthropic);
+    ``finish_reason`` and ``usage`` are used when set, otherwise derived (tokens estimated from
+    the text). A request with ``"stream": true`` gets an SSE stream (OpenAI's usage chunk only
+    when ``stream_options.include_usage`` asks for it), with ``chunk_delay`` seconds before
+    each frame. The model name is echoed from the request.
+
+    ``requests`` records every request in order. A request after the script has run out, or a
+    tool call whose arguments are not a JSON object for Anthropic, gets a 400 error naming the
+    problem. Raises ``TypeError`` at construction for a script item of another type.
+    """
+
+    def __init__(self, script: Iterable[ScriptedReply], *, chunk_delay: float = 0.0) -> None:
+        self.script: tuple[_Reply | httpx.Response, ...] = tuple(
+            _normalize(item, position) for position, item in enumerate(script)
+        )
+        self.chunk_delay = chunk_delay
+        self.requests: list[ProviderRequest] = []
+        self.router = respx.Router(assert_all_called=False)
+        self.router.post(path__regex=_OPENAI_PATH).mock(side_effect=self._answer_openai)
+        self.router.post(path__regex=_ANTHROPIC_PATH).mock(side_effect=self._answer_anthropic)
+
+    def __repr__(self) -> str:
+        return f"ScriptedProvider(replies={len(self.script)}, answered={len(self.requests)})"
+
+    @property
+    def remaining(self) -> int:
+        """How many scripted replies have not been used yet."""
+        return max(0, len(self.script) - len(self.requests))
+
+    def bodies(self, provider: ProviderName | None = None) -> list[dict[str, Any]]:
+        """The JSON bodies received, in order; only those sent to ``provider`` when given."""
+        return [r.body for r in self.requests if provider is None or r.provider == provider]
+
+    def openai_client(self, **kwargs: Any) -> openai.AsyncOpenAI:
+        """A real ``openai.AsyncOpenAI`` answered by this provider (``llmbridge.testing``'s)."""
+        return openai_client(self.router, **kwargs)
+
+    def anthropic_client(self, **kwargs: Any) -> anthropic.AsyncAnthropic:
+        """A real ``anthropic.AsyncAnthropic`` answered by this provider."""
+        return anthropic_client(self.router, **kwargs)
+
+    def _next(self, provider: ProviderName, request: httpx.Request) -> _Reply | httpx.Response:
+        body = json.loads(request.content)
+        turn = len(self.requests)
+        self.requests.append(ProviderRequest(provider, str(request.url), body))
+        if turn >= len(self.script):
+            return _script_error(
+                provider,
+                f"no scripted reply left for request {turn + 1} (the script has "
+                f"{len(self.script)})",
+            )
+        return self.script[turn]
+
+    def _answer_openai(self, request: httpx.Request) -> httpx.Response:
+        reply = self._next("openai", request)
+        if isinstance(reply, httpx.Response):
+            return reply
+        last = self.requests[-1]
+        calls = self._with_ids("openai", reply.calls)
+        finish = _FINISH_REASONS.get(reply.finish_reason, (reply.finish_reason,) * 2)[0]
+        usage = openai_usage(*self._usage(reply, last.body))
+        if not last.stream:
+            completion = openai_completion(
+                reply.text or None,
+                tool_calls=calls,
+                finish_reason=finish,
+                usage=usage,
+                reasoning_content=reply.reasoning or None,
+                model=last.body.get("model", "gpt-4o-mini"),
+            )
+            return httpx.Response(200, json=completion)
+        wants_usage = bool((last.body.get("stream_options") or {}).get("include_usage"))
+        stream_usage = usage if wants_usage else None
+        if calls:
+            chunks = openai_tool_call_chunks(
+                calls, content=reply.text or None, finish_reason=finish, usage=stream_usage
+            )
+        else:
+            chunks = openai_text_chunks(
+                _words(reply.text),
+                reasoning=_words(reply.reasoning),
+                finish_reason=finish,
+                usage=stream_usage,
+            )
+        return _sse_response(openai_sse(chunks), self.chunk_delay)
+
+    def _answer_anthropic(self, request: httpx.Request) -> httpx.Response:
+        reply = self._next("anthropic", request)
+        if isinstance(reply, httpx.Response):
+            return reply
+        last = self.requests[-1]
+        try:
+            blocks = self._anthropic_blocks(reply)
+        except ValueError as error:
+            return _script_error("anthropic", str(error))
+        stop = _FINISH_REASONS.get(reply.finish_reason, (reply.finish_reason,) * 2)[1]
+        input_tokens, output_tokens = self._usage(reply, last.body)
+        message = anthropic_message(
+            blocks,
+            stop_reason=stop,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+            message_id=f"msg_{len(self.requests):04d}",
+            model=last.body.get("model", "claude-test"),
+        )
+        if not last.stream:
+            return httpx.Response(200, json=message)
+        events = _word_deltas(anthropic_stream_events(message, pieces=1))
+        return _sse_response(anthropic_sse(events), self.chunk_delay)
+
+    def _with_ids(self, provider: ProviderName, calls: Sequence[ToolCall]) -> list[ToolCall]:
+        turn = len(self.requests) - 1
+        return [
+            ToolCall(
+                call.function_name,
+                call.function_arguments,
+                tool_call_id=_call_id(provider, turn, position, call),
+            )
+            for position, call in enumerate(calls)
+        ]
+
+    def _anthropic_blocks(self, reply: _Reply) -> list[dict[str, Any]]:
+        blocks: list[dict[str, Any]] = []
+        if reply.reasoning:
+            signature = hashlib.sha256(reply.reasoning.encode()).hexdigest()[:32]
+            blocks.append(anthropic_thinking_block(reply.reasoning, f"sig-{signature}"))
+        if reply.text:
+            blocks.append(anthropic_text_block(reply.text))
+        for call in self._with_ids("anthropic", reply.calls):
+            blocks.append(
+                anthropic_tool_use_block(
+                    call.tool_call_id or "", call.function_name, _tool_input(call)
+                )
+            )
+        return blocks
+
+    @staticmethod
+    def _usage(reply: _Reply, body: dict[str, Any]) -> tuple[int, int]:
+        produced = (
+            reply.text
+            + reply.reasoning
+            + "".join(call.function_name + call.function_arguments for call in reply.calls)
+        )
+        input_tokens = reply.input_tokens
+        if input_tokens is None:
+            input_tokens = _tokens(json.dumps(body.get("messages", [])) + str(body.get("system")))
+        output_tokens = (
+            reply.output_tokens if reply.output_tokens is not None else _tokens(produced)
+        )
+        return input_tokens, output_tokens
+
+
+def _tool_input(call: ToolCall) -> dict[str, Any]:
+    """The ``input`` object of a tool_use block; Anthropic can only send a JSON object."""
+    try:
+        value = json.loads(call.function_arguments or "{}")
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise ValueError(
+            f"tool call {call.function_name!r}: arguments {call.function_arguments!r} are not "
+            "a JSON object, which an Anthropic tool_use block cannot carry"
+        )
+    return value
+
+
+_DELTA_FIELDS: Final = {"text_delta": "text", "thinking_delta": "thinking"}
+
+
+def _word_deltas(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Split each whole text or thinking delta into word-sized deltas, as the API streams."""
+    result: list[dict[str, Any]] = []
+    for event in events:
+        delta = event.get("delta") if event["type"] == "content_block_delta" else None
+        field = _DELTA_FIELDS.get(delta["type"]) if delta else None
+        if delta is None or field is None:
+            result.append(event)
+            continue
+        result += [
+            {**event, "delta": {"type": delta["type"], field: piece}}
+            for piece in _words(delta[field]) or [""]
+        ]
+    return result
