@@ -27,7 +27,7 @@ pytest: $(STAMP)
 test: lint typecheck pytest
 
 demo: $(STAMP)
-	$(BIN)/python examples/core_demo.py
+	$(BIN)/llmbridge demo --provider all
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
