@@ -31,6 +31,7 @@ from llmbridge.testing._anthropic import (
     anthropic_tool_use_block,
 )
 from llmbridge.testing._openai import (
+    openai_chunk,
     openai_completion,
     openai_sse,
     openai_text_chunks,
@@ -221,6 +222,7 @@ class ScriptedProvider:
         if isinstance(reply, httpx.Response):
             return reply
         last = self.requests[-1]
+        model = last.body.get("model", "gpt-4o-mini")
         calls = self._with_ids("openai", reply.calls)
         finish = _FINISH_REASONS.get(reply.finish_reason, (reply.finish_reason,) * 2)[0]
         usage = openai_usage(*self._usage(reply, last.body))
@@ -231,7 +233,7 @@ class ScriptedProvider:
                 finish_reason=finish,
                 usage=usage,
                 reasoning_content=reply.reasoning or None,
-                model=last.body.get("model", "gpt-4o-mini"),
+                model=model,
             )
             return httpx.Response(200, json=completion)
         wants_usage = bool((last.body.get("stream_options") or {}).get("include_usage"))
@@ -240,6 +242,8 @@ class ScriptedProvider:
             chunks = openai_tool_call_chunks(
                 calls, content=reply.text or None, finish_reason=finish, usage=stream_usage
             )
+            # Reasoning streams first, right after the opening role chunk.
+            chunks[1:1] = [openai_chunk({"reasoning_content": p}) for p in _words(reply.reasoning)]
         else:
             chunks = openai_text_chunks(
                 _words(reply.text),
@@ -247,7 +251,7 @@ class ScriptedProvider:
                 finish_reason=finish,
                 usage=stream_usage,
             )
-        return _sse_response(openai_sse(chunks), self.chunk_delay)
+        return _sse_response(openai_sse({**c, "model": model} for c in chunks), self.chunk_delay)
 
     def _answer_anthropic(self, request: httpx.Request) -> httpx.Response:
         reply = self._next("anthropic", request)
