@@ -208,28 +208,28 @@ async def _converse(
 ) -> list[Message]:
     """Run the conversation through ``provider``; return the neutral replies, in order."""
     out = LivePrinter(file)
-    rounds = 0
+    replies: list[Message] = []
 
     async def show_request(request: httpx2.Request) -> None:
-        write_request(file, rounds, request.method, str(request.url), json.loads(request.content))
-        file.write(f"-- reply {rounds}{', streamed as it arrives' if settings.stream else ''}\n")
+        # Called by the HTTP client just before each request leaves (or reaches the mock).
+        number = len(replies) + 1
+        write_request(file, number, request.method, str(request.url), json.loads(request.content))
+        file.write(f"-- reply {number}{', streamed as it arrives' if settings.stream else ''}\n")
         file.flush()
 
     client = _sdk_client(provider, _http_client(provider, show_request, offline), settings.live)
     agent = build_agent(provider, client, settings.models[provider])
-    history = conversation()
-    replies: list[Message] = []
-    while rounds < MAX_ROUNDS:
-        rounds += 1
-        reply = await _ask(agent, [*history, *replies], settings.stream, out)
-        replies.append(reply)
-        out.complete(reply)
-        if not isinstance(reply, ToolCallAggregateMessage):
-            break
-    else:
+    try:
+        while len(replies) < MAX_ROUNDS:
+            reply = await _ask(agent, [*conversation(), *replies], settings.stream, out)
+            replies.append(reply)
+            out.complete(reply)
+            if not isinstance(reply, ToolCallAggregateMessage):
+                return replies
         file.write(f"(stopped after {MAX_ROUNDS} rounds of tool calls)\n")
-    await client.close()
-    return replies
+        return replies
+    finally:
+        await client.close()
 
 
 def _intro(live: bool) -> str:

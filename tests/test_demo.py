@@ -1,0 +1,179 @@
+"""``llmbridge demo``: runs offline with exit 0; its output shows what the issue promises.
+
+The neutral conversation, the exact JSON each provider received (parsed back from the output),
+the streamed text, both tool calls answered, and the same neutral replies from both providers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import llmbridge._demo as demo
+from llmbridge._cli import main
+from llmbridge.testing import ScriptedProvider
+
+ANSWER = "In Paris it is 18°C and sunny, and the local time is 14:05."
+RESULT_LINES = (
+    'get_weather({"city": "Paris"}) -> {"city":"Paris","temperature_c":18,"sky":"sunny"}',
+    'get_local_time({"timezone": "Europe/Paris"}) -> 14:05 in Europe/Paris',
+)
+HEADERS = {"openai": "== OpenAI Chat Completions", "anthropic": "== Anthropic Messages"}
+
+
+def run_demo(capsys: pytest.CaptureFixture[str], *flags: str) -> str:
+    code = main(["demo", *flags])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    return out
+
+
+def requests_in(output: str) -> list[tuple[str, dict[str, Any]]]:
+    """Each printed request: its URL and its JSON body, parsed back from the output."""
+    pattern = re.compile(r"^-- request \d+: POST (\S+), .*?\n(\{\n.*?\n\})$", re.M | re.S)
+    return [(url, json.loads(body)) for url, body in pattern.findall(output)]
+
+
+def section(output: str, provider: str) -> str:
+    start = output.index(HEADERS[provider])
+    end = output.index("\n== ", start + 1)
+    return output[start:end]
+
+
+@pytest.mark.parametrize("flags", [[], ["--no-stream"]], ids=["streaming", "--no-stream"])
+def test_demo_runs_both_providers_and_they_agree(
+    capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    output = run_demo(capsys, "--provider", "all", *flags)
+
+    assert "offline: llmbridge.testing.ScriptedProvider" in output
+    assert "[0] TextMessage role=system: " in output
+    assert "[1] MultiModalMessage role=user: " in output
+    assert "<image image/png, 96 bytes>" in output
+    for provider in ("openai", "anthropic"):
+        part = section(output, provider)
+        assert "=> ToolCallAggregateMessage from=assistant (finish_reason=tool_calls" in part
+        for line in RESULT_LINES:
+            assert f"   {line}  [id " in part
+        assert f"{ANSWER}\n=> TextMessage role=assistant from=assistant" in part
+    assert "Same neutral reply types and tool results from every provider." in output
+    assert output.count("replies: ToolCallAggregateMessage -> TextMessage") == 2
+
+
+def test_printed_requests_are_the_exact_json_and_answer_both_calls(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    output = run_demo(capsys, "--provider", "all")
+
+    requests = requests_in(output)
+    assert [url for url, _ in requests] == [
+        "https://api.openai.com/v1/chat/completions",
+        "https://api.openai.com/v1/chat/completions",
+        "https://api.anthropic.com/v1/messages",
+        "https://api.anthropic.com/v1/messages",
+    ]
+    openai_second, anthropic_second = requests[1][1], requests[3][1]
+    openai_calls = openai_second["messages"][2]["tool_calls"]
+    answered = [m["tool_call_id"] for m in openai_second["messages"][3:]]
+    assert answered == [call["id"] for call in openai_calls]
+    assert len(answered) == 2
+    uses = [b["id"] for b in anthropic_second["messages"][1]["content"] if b["type"] == "tool_use"]
+    results = [b["tool_use_id"] for b in anthropic_second["messages"][2]["content"]]
+    assert results == uses
+    assert len(results) == 2
+    assert anthropic_second["system"][0]["text"] == demo.SYSTEM_PROMPT
+    assert all(body["stream"] is True for _, body in requests)
+
+
+def test_streamed_deltas_are_printed_as_they_arrive(capsys: pytest.CaptureFixture[str]) -> None:
+    output = run_demo(capsys, "--provider", "openai")
+
+    assert "-- reply 1, streamed as it arrives\nThat is the flag of France." in output
+    assert '[tool call] get_weather {"city": "Paris"}\n' in output
+    assert '[tool call] get_local_time {"timezone": "Europe/Paris"}\n' in output
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_one_provider_only(capsys: pytest.CaptureFixture[str], provider: str) -> None:
+    output = run_demo(capsys, "--provider", provider, "--no-stream")
+
+    other = "anthropic" if provider == "openai" else "openai"
+    assert HEADERS[provider] in output
+    assert HEADERS[other] not in output
+    assert "every provider" not in output  # nothing to compare
+    assert "streamed as it arrives" not in output
+
+
+def test_live_uses_the_keys_and_models_from_the_environment(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The live path with its HTTP answered offline: keys and models come from the environment.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-live-secret")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-secret")
+    monkeypatch.setenv("LLMBRIDGE_ANTHROPIC_MODEL", "claude-from-env")
+    offline = ScriptedProvider([*demo.script(), *demo.script()])
+    real_http_client = demo._http_client
+    monkeypatch.setattr(
+        demo, "_http_client", lambda provider, hook, _: real_http_client(provider, hook, offline)
+    )
+
+    output = run_demo(capsys, "--live", "--openai-model", "gpt-from-flag")
+
+    assert "(live: the real APIs answer)" in output
+    assert [body["model"] for body in offline.bodies()] == ["gpt-from-flag"] * 2 + [
+        "claude-from-env"
+    ] * 2
+    sent = [call.request.headers for call in offline.router.calls]
+    assert [h.get("authorization") for h in sent] == ["Bearer sk-live-secret"] * 2 + [
+        "Bearer sk-ant-live-secret"
+    ] * 2
+    assert "secret" not in output  # keys travel in headers, never into the output
+
+
+def test_a_provider_failure_is_one_error_line_and_exit_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    overloaded = {"error": {"message": "The server is overloaded", "type": "server_error"}}
+    monkeypatch.setattr(demo, "script", lambda: [httpx.Response(503, json=overloaded)])
+
+    code = main(["demo", "--provider", "openai"])
+
+    err = capsys.readouterr().err.splitlines()
+    assert code == 1
+    assert len(err) == 1
+    assert err[0].startswith("error: ProviderUnavailableError: ")
+
+
+# The installed commands, as a newcomer runs them: a fresh process, nothing mocked.
+BIN = Path(sys.executable).parent
+COMMANDS = {
+    "python -m llmbridge demo": [sys.executable, "-m", "llmbridge", "demo"],
+    "llmbridge demo --no-stream": [
+        shutil.which("llmbridge", path=str(BIN)) or "llmbridge",
+        "demo",
+        "--no-stream",
+    ],
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS.values(), ids=list(COMMANDS))
+def test_installed_commands_run_offline_with_exit_0(command: list[str]) -> None:
+    environ = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+
+    result = subprocess.run(
+        command, capture_output=True, text=True, env=environ, check=False, timeout=120
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout.count(f"{ANSWER}\n") == 2
+    assert "Same neutral reply types and tool results from every provider." in result.stdout
