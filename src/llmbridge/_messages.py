@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Generic, Literal, TypeVar
 
+import pydantic_core
+
 from llmbridge._errors import InvalidMessageError
 from llmbridge._image_data import normalize_media_type, parse_data_url, sniff_image_type
 
@@ -106,6 +108,10 @@ class ToolCall:
     """One function call requested by a model, and (on result messages) its result.
 
     ``function_arguments`` is the JSON text the model produced, kept verbatim even when invalid.
+    Arguments or a result given as something other than text (a dict, a list, a number) are
+    JSON-serialized, as ``FunctionCallMiddleware`` serializes results. Raises
+    ``InvalidMessageError`` for a value that cannot be serialized and for a ``function_name``
+    that is not a ``str``.
     """
 
     function_name: str
@@ -113,6 +119,35 @@ class ToolCall:
     tool_call_id: str | None = field(default=None, kw_only=True)
     result: str | None = field(default=None, kw_only=True)
     is_error: bool = field(default=False, kw_only=True)
+
+    def __post_init__(self) -> None:
+        # Text is the normal case and costs two type checks; anything else is a caller's
+        # mistake (a dict result, parsed arguments) repaired once here, not in every provider.
+        if type(self.function_arguments) is not str or (
+            self.result is not None and type(self.result) is not str
+        ):
+            arguments = _as_text(self.function_arguments, "function_arguments")
+            _set(self, "function_arguments", arguments)
+            if self.result is not None:
+                _set(self, "result", _as_text(self.result, "result"))
+        if not isinstance(self.function_name, str):
+            raise InvalidMessageError(
+                f"function_name must be a str, got {type(self.function_name).__name__}",
+                field="function_name",
+            )
+
+
+def _as_text(value: object, field_name: str) -> str:
+    """``value`` as text: a ``str`` as is, anything else JSON-serialized (as tool results are)."""
+    if isinstance(value, str):
+        return str(value)
+    try:
+        return pydantic_core.to_json(value).decode()
+    except pydantic_core.PydanticSerializationError as exc:
+        raise InvalidMessageError(
+            f"{field_name} must be text or JSON-serializable, got {type(value).__name__} ({exc})",
+            field=field_name,
+        ) from None
 
 
 class Message:
