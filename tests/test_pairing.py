@@ -62,6 +62,12 @@ VALID: dict[str, list[Message]] = {
         ),
     ],
     "envelopes-are-left-alone": [CALL_AB, MessageEnvelope({"role": "user"}), RESULT_AB],
+    "raw-tool-result-envelopes-are-left-alone": [
+        CALL_AB,
+        MessageEnvelope({"role": "tool", "tool_call_id": "id_x", "content": "x"}),
+        MessageEnvelope({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "y"}]}),
+        RESULT_AB,
+    ],
     "result-without-text-is-not-sent": [
         CALL_AB,
         ToolCallResultMessage([result("a", "id_a"), result("b", "id_b"), result("zz", "zz", None)]),
@@ -92,6 +98,10 @@ INVALID: dict[str, tuple[list[Message], int | None]] = {
     ),
     "unanswered-assistant-text-without-sender": (
         [CALL_AB, TextMessage(Role.ASSISTANT, "no sender"), RESULT_AB],
+        0,
+    ),
+    "raw-assistant-envelope-before-results": (
+        [CALL_AB, MessageEnvelope({"role": "assistant", "content": "raw"}), RESULT_AB],
         0,
     ),
     "second-result-for-an-answered-call": (
@@ -136,8 +146,9 @@ def test_violations_raise_at_the_faulty_message(messages: list[Message], index: 
         ImageMessage(Role.USER, "https://x/a.png"),
         TextMessage(Role.ASSISTANT, "another agent speaks", "other"),
         TextMessage(Role.SYSTEM, "system note"),
+        MessageEnvelope({"role": "user", "content": "raw"}),
     ],
-    ids=["user-text", "image", "other-agent-text", "system-text"],
+    ids=["user-text", "image", "other-agent-text", "system-text", "raw-user-envelope"],
 )
 def test_interruption_moved_after_results(interruption: Message) -> None:
     messages = [USER, CALL_AB, interruption, RESULT_AB, ANSWER]

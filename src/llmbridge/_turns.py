@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import enum
-from typing import Final
+from typing import Any, Final
 
 from llmbridge._messages import (
     ImageMessage,
     Message,
+    MessageEnvelope,
     MultiModalMessage,
     Role,
     TextMessage,
@@ -36,7 +37,7 @@ class TurnKind(enum.Enum):
     RESULT = "result"  # becomes tool results
     ASSISTANT = "assistant"  # becomes an assistant turn without tool calls
     MOVABLE = "movable"  # any other turn: may be moved after the results it interrupts
-    OPAQUE = "opaque"  # raw envelopes and types the conversion drops or rejects: left alone
+    OPAQUE = "opaque"  # raw results, unknown raw messages, types the conversion drops: left alone
 
 
 # Enum attribute access is slow on the hot path: module constants are plain global loads.
@@ -55,6 +56,28 @@ _FIXED: Final[dict[type, TurnKind]] = {
     ImageMessage: TurnKind.MOVABLE,
     MultiModalMessage: TurnKind.MOVABLE,
 }
+
+
+# Raw provider messages (envelopes of dicts) with these roles do not become assistant turns.
+_RAW_MOVABLE_ROLES: Final = frozenset({"user", "system", "developer"})
+
+
+def _raw_turn(payload: dict[Any, Any]) -> TurnKind:
+    # A provider message given as-is becomes the turn its role names (the wire would reject an
+    # assistant or user turn between a call and its results just the same). One that carries
+    # tool results (Anthropic "tool_result" blocks; OpenAI's role "tool" is not movable) is
+    # left alone: it may answer the calls, which the neutral check cannot see.
+    role = payload.get("role")
+    if role == _ASSISTANT_ROLE:
+        return ASSISTANT
+    if role not in _RAW_MOVABLE_ROLES:
+        return OPAQUE
+    content = payload.get("content")
+    if isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") == "tool_result" for block in content
+    ):
+        return OPAQUE
+    return MOVABLE
 
 
 def _text_turn(role: str, from_: str | None, agent_name: str) -> TurnKind:
@@ -89,5 +112,7 @@ def _turn_kind_by_pattern(message: Message, agent_name: str) -> TurnKind:
             return RESULT
         case ImageMessage() | MultiModalMessage():
             return MOVABLE
+        case MessageEnvelope(content=dict() as payload):
+            return _raw_turn(payload)
         case _:
             return OPAQUE
