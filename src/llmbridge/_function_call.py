@@ -40,6 +40,10 @@ RawFunction: TypeAlias = Callable[[str], Any]
 
 _LOGGER: Final = logging.getLogger("llmbridge")
 _DEFAULT_NAME: Final = "FunctionCallMiddleware"
+_CUT_OFF: Final = (
+    "Not run: the reply was cut off (finish reason 'length') while its tool calls were being "
+    "written, so the arguments may be incomplete. Allow more output tokens and ask again."
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -75,8 +79,10 @@ class FunctionCallMiddleware:
     (pydantic models, dataclasses, lists, dicts ...). Every call gets a result: an unknown
     function (the available ones are listed), invalid JSON, arguments that fail validation, a
     raised exception or an unserializable value give ``is_error=True`` and a text naming the
-    problem. Failures are logged on the ``llmbridge`` logger: the model's mistakes (unknown
-    function, bad arguments) at INFO, a tool's own failures at WARNING with the traceback.
+    problem. No call of a message whose ``finish_reason`` is ``"length"`` is run (it was cut
+    off, so any call may be truncated): each gets such an error result. Failures are logged
+    on the ``llmbridge`` logger: the model's mistakes (unknown function, bad arguments) at
+    INFO, a tool's own failures (and cut-off calls) at WARNING.
     Result messages are sent ``from_`` the agent's name. Sync functions run in worker threads.
 
     Raises ``ValueError`` for invalid or duplicate function names (a name given both as a
@@ -148,6 +154,9 @@ class FunctionCallMiddleware:
         return ToolCallAggregateMessage(reply, results, from_=agent_name)
 
     async def _results(self, message: ToolCallMessage, agent_name: str) -> ToolCallResultMessage:
+        if message.finish_reason == "length":
+            cut_off = [_failed(call, _CUT_OFF) for call in message.tool_calls]
+            return ToolCallResultMessage(cut_off, from_=agent_name)
         # gather keeps the order of the calls whatever order they finish in.
         answered = await asyncio.gather(*(self._answer(call) for call in message.tool_calls))
         return ToolCallResultMessage(answered, from_=agent_name)
