@@ -425,7 +425,7 @@ INVALID = [
         MultiModalMessage(
             Role.USER, [ImageMessage(Role.USER, data=b"II*\x00", media_type="image/tiff")]
         ),
-        "content[0]",
+        "content[0].media_type",
         id="multimodal_image_media_type_outside_the_four",
     ),
     pytest.param(ToolCallMessage([CALL], OTHER), "from_", id="tool_calls_from_other_agent"),

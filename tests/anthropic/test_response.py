@@ -47,9 +47,7 @@ def convert(body: dict[str, Any], *, strict: bool = False) -> Any:
         pytest.param("tool_use", "tool_calls", id="tool_use_is_tool_calls"),
         pytest.param("pause_turn", "pause", id="pause_turn_is_pause"),
         pytest.param(
-            "model_context_window_exceeded",
-            "model_context_window_exceeded",
-            id="anything_else_stays_raw",
+            "model_context_window_exceeded", "length", id="context_window_exceeded_is_length"
         ),
     ],
 )
@@ -57,6 +55,15 @@ def test_stop_reasons_are_normalized(stop_reason: str, finish_reason: str) -> No
     reply = convert(anthropic_message("Hi", stop_reason=stop_reason))
 
     assert reply.finish_reason == finish_reason
+
+
+def test_a_stop_reason_the_table_does_not_know_stays_raw() -> None:
+    # The SDK's literal type refuses unknown values on validation; a newer API may send them.
+    message = sdk(anthropic_message("Hi")).model_copy(update={"stop_reason": "some_new_reason"})
+
+    reply = from_anthropic(message, agent_name=AGENT)
+
+    assert reply.finish_reason == "some_new_reason"
 
 
 def test_text_reply() -> None:

@@ -17,6 +17,7 @@ from llmbridge import (
     ReasoningMessageUpdate,
     RefusalError,
     Role,
+    StreamInterruptedError,
     TextMessage,
     TextMessageUpdate,
     ToolCall,
@@ -230,10 +231,12 @@ def test_usage_chunk_without_choices_yields_no_update_and_sets_usage() -> None:
     )
 
 
-def test_stream_ending_without_finish_reason_still_gives_the_message() -> None:
-    _, final = run(openai_text_chunks(["Hel", "lo"], finish_reason=None))
+def test_stream_ending_without_finish_reason_is_interrupted_with_the_partial() -> None:
+    with pytest.raises(StreamInterruptedError) as caught:
+        run(openai_text_chunks(["Hel", "lo"], finish_reason=None))
 
-    assert final == TextMessage(Role.ASSISTANT, "Hello", AGENT)
+    assert caught.value.retryable is True
+    assert caught.value.partial == TextMessage(Role.ASSISTANT, "Hello", AGENT)
 
 
 def test_final_message_keeps_the_chunks_as_raw() -> None:

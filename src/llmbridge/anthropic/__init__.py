@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from llmbridge.anthropic._agent import AnthropicChatAgent
 from llmbridge.anthropic._connector import AnthropicMessageConnector
+from llmbridge.anthropic._convert import MAX_IMAGE_BYTES
 from llmbridge.anthropic._request import AnthropicRequest, to_anthropic
 from llmbridge.anthropic._response import from_anthropic
 from llmbridge.anthropic._stream import AnthropicStreamAggregator
 
 __all__ = [
+    "MAX_IMAGE_BYTES",
     "AnthropicChatAgent",
     "AnthropicMessageConnector",
     "AnthropicRequest",

@@ -23,6 +23,7 @@ from llmbridge._errors import InvalidMessageError, UnsupportedMessageError
 from llmbridge._functions import FunctionContract, combine_functions
 from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import AgentMethods
+from llmbridge._request_checks import checked_tool_choice
 from llmbridge.anthropic._connector import AnthropicMessageConnector
 from llmbridge.anthropic._errors import api_error, stream_interrupted
 from llmbridge.anthropic._tools import tool_choice_param, tool_param
@@ -40,6 +41,20 @@ _CREATE_KEYWORDS: Final = frozenset(
     if name != "self" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
 )
 _TURN_ROLES: Final = frozenset({"user", "assistant"})
+# tool_choice types that force a tool call, which Anthropic refuses while thinking is on.
+_FORCING: Final = frozenset({"any", "tool"})
+
+
+def _check_thinking(settings: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` for a forced tool choice with thinking on (an HTTP 400 otherwise)."""
+    thinking = settings.get("thinking")
+    choice = settings.get("tool_choice")
+    thinking_on = isinstance(thinking, Mapping) and thinking.get("type") != "disabled"
+    if thinking_on and isinstance(choice, Mapping) and choice.get("type") in _FORCING:
+        raise ValueError(
+            f"tool_choice {choice.get('type')!r} forces tool use, which Anthropic refuses while "
+            "thinking is enabled; use tool_choice 'auto' or turn thinking off"
+        )
 
 
 def split_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,8 +90,9 @@ class AnthropicChatAgent(AgentMethods):
     (``"required"`` -> any, a name -> that tool), ``stop_sequences``, ``temperature``;
     ``options.extra`` and ``**create_kwargs``: keys ``create()`` takes are keywords, the others
     go into ``extra_body``. Raises ``UnsupportedMessageError`` for other inputs,
-    ``InvalidMessageError`` when no message is left, and ``ProviderAPIError`` subclasses for
-    SDK errors (``StreamInterruptedError`` once a stream has started).
+    ``InvalidMessageError`` when no message is left, ``ValueError`` for a ``tool_choice`` naming
+    no offered function or forcing tool use while thinking is enabled, and ``ProviderAPIError``
+    subclasses for SDK errors (``StreamInterruptedError`` once a stream has started).
     """
 
     def __init__(
@@ -127,7 +143,12 @@ class AnthropicChatAgent(AgentMethods):
     def create_arguments(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
     ) -> dict[str, Any]:
-        """The keyword arguments this agent passes to ``messages.create()`` (no ``stream``)."""
+        """The keyword arguments this agent passes to ``messages.create()`` (no ``stream``).
+
+        Raises ``ValueError`` before anything is sent for a ``tool_choice`` naming no offered
+        function (or ``"required"`` with none offered; ``"auto"`` and ``"none"`` without
+        functions are left out) and for a forced tool choice while thinking is enabled.
+        """
         options = options or GenerateReplyOptions()
         system, turns = self._split_messages(messages)
         settings: dict[str, Any] = dict(self.create_kwargs)
@@ -140,8 +161,10 @@ class AnthropicChatAgent(AgentMethods):
         functions = combine_functions(self.functions, options.functions)
         if functions:
             settings["tools"] = [tool_param(contract) for contract in functions]
-        if options.tool_choice is not None:
-            settings["tool_choice"] = tool_choice_param(options.tool_choice)
+        tool_choice = checked_tool_choice(options.tool_choice, [f.name for f in functions])
+        if tool_choice is not None:
+            settings["tool_choice"] = tool_choice_param(tool_choice)
+        _check_thinking(settings)
         if system:
             settings["system"] = system
         settings["model"] = self.model

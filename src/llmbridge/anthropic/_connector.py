@@ -24,6 +24,7 @@ from llmbridge._errors import StreamInterruptedError, UnsupportedMessageError
 from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import MiddlewareContext
 from llmbridge._notes import log_notes
+from llmbridge.anthropic._convert import MAX_IMAGE_BYTES
 from llmbridge.anthropic._errors import api_error, stream_interrupted
 from llmbridge.anthropic._request import NamePolicy, build_request, check_name_policy, convert_each
 from llmbridge.anthropic._response import from_anthropic
@@ -55,21 +56,30 @@ class AnthropicMessageConnector:
     message); outbound, replies go through ``from_anthropic`` and streams through
     ``AnthropicStreamAggregator``. Notes are logged to the ``llmbridge`` logger.
     ``strict_mode`` and ``name_policy`` (``"drop"`` or ``"prefix"``) are those of
-    ``to_anthropic``. A stream that fails after it started raises ``StreamInterruptedError``
-    whose ``partial`` holds what had arrived. Replies that are not Anthropic responses are
-    returned unchanged (strict mode: ``UnsupportedMessageError``).
+    ``to_anthropic``, and so is ``max_image_bytes`` (the base64 text of one image; ``None``: no
+    limit). A stream that fails after it started, or ends before its stop reason (even before
+    any event), raises ``StreamInterruptedError`` whose ``partial`` holds what had arrived.
+    Replies that are not Anthropic responses are returned unchanged (strict mode:
+    ``UnsupportedMessageError``).
     """
 
-    def __init__(self, strict_mode: bool = False, name_policy: NamePolicy = "drop") -> None:
+    def __init__(
+        self,
+        strict_mode: bool = False,
+        name_policy: NamePolicy = "drop",
+        *,
+        max_image_bytes: int | None = MAX_IMAGE_BYTES,
+    ) -> None:
         check_name_policy(name_policy)
         self.strict_mode = strict_mode
         self.name_policy: NamePolicy = name_policy
+        self.max_image_bytes = max_image_bytes
         self.name = "AnthropicMessageConnector"
 
     def __repr__(self) -> str:
         return (
             f"AnthropicMessageConnector(strict_mode={self.strict_mode!r}, "
-            f"name_policy={self.name_policy!r})"
+            f"name_policy={self.name_policy!r}, max_image_bytes={self.max_image_bytes!r})"
         )
 
     def process_incoming_messages(self, agent: Agent, messages: Sequence[Message]) -> list[Message]:
@@ -82,6 +92,7 @@ class AnthropicMessageConnector:
             agent_name=agent.name,
             strict_mode=self.strict_mode,
             name_policy=self.name_policy,
+            max_image_bytes=self.max_image_bytes,
         )
         log_notes(notes, source=self.name)
         return envelopes
@@ -96,6 +107,7 @@ class AnthropicMessageConnector:
             agent_name=agent.name,
             strict_mode=self.strict_mode,
             name_policy=self.name_policy,
+            max_image_bytes=self.max_image_bytes,
         )
         log_notes(request.notes, source=self.name)
         envelopes: list[Message] = []
@@ -123,11 +135,12 @@ class AnthropicMessageConnector:
         """Yield live updates, then exactly one complete message (see the class)."""
         messages = self._request(agent, context.messages)
         aggregator = AnthropicStreamAggregator(agent.name, strict_mode=self.strict_mode)
-        started = False
+        started = passed_on = False
         try:
             async for reply in agent.generate_streaming_reply(messages, context.options):
                 event = _event_of(reply)
                 if event is None:
+                    passed_on = True
                     yield self._foreign(reply)
                     continue
                 started = True
@@ -146,5 +159,6 @@ class AnthropicMessageConnector:
             if not started and isinstance(exc, anthropic.APIError):
                 raise api_error(exc) from exc
             raise stream_interrupted(exc, partial=aggregator.partial()) from exc
-        if started:
+        # A stream that yielded nothing at all ended before its stop reason: finish() raises.
+        if started or not passed_on:
             yield aggregator.finish()

@@ -29,13 +29,18 @@ from llmbridge._messages import (
 )
 from llmbridge._names import sanitize_identifier
 from llmbridge._notes import NoteRecorder
+from llmbridge._request_checks import SUPPORTED_IMAGE_TYPES, check_image
 from llmbridge.anthropic._merge import Block, Sink
 
-__all__ = ["ALLOWED_MEDIA_TYPES", "Converter"]
+__all__ = ["ALLOWED_MEDIA_TYPES", "MAX_IMAGE_BYTES", "MAX_TOOL_NAME_LENGTH", "Converter"]
 
 PROVIDER: Final = "anthropic"
-ALLOWED_MEDIA_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+ALLOWED_MEDIA_TYPES: Final = SUPPORTED_IMAGE_TYPES
+MAX_IMAGE_BYTES: Final = 5 * 1024 * 1024
+"""Default ``max_image_bytes``: Anthropic refuses an image whose base64 text exceeds 5 MB."""
+MAX_TOOL_NAME_LENGTH: Final = 128
 _ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]+")
+_TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 _DECODE: Final = json.JSONDecoder().decode  # json.loads minus its per-call argument checks
 _EMPTY_ERROR_TEXT: Final = "The tool failed without output."
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
@@ -72,15 +77,21 @@ class Converter:
     breaks a rule, and records notes (raising in strict mode when they are lossy).
     """
 
-    __slots__ = ("agent_name", "prefix", "recorder", "sink")
+    __slots__ = ("agent_name", "max_image_bytes", "prefix", "recorder", "sink")
 
     def __init__(
-        self, agent_name: str, recorder: NoteRecorder, name_policy: str, sink: Sink
+        self,
+        agent_name: str,
+        recorder: NoteRecorder,
+        name_policy: str,
+        sink: Sink,
+        max_image_bytes: int | None = MAX_IMAGE_BYTES,
     ) -> None:
         self.agent_name = agent_name
         self.recorder = recorder
         self.prefix = name_policy == "prefix"
         self.sink = sink
+        self.max_image_bytes = max_image_bytes
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` (neutral index ``index``) via ``_DISPATCH``; other types are
@@ -142,6 +153,18 @@ class Converter:
         rewritten.append(f"{tool_id!r} -> {new!r}")
         return new
 
+    def _tool_name(self, name: str, position: int, index: int) -> str:
+        if _TOOL_NAME_PATTERN.fullmatch(name):
+            return name
+        cleaned = sanitize_identifier(name, max_length=MAX_TOOL_NAME_LENGTH)
+        self.recorder.note(
+            index,
+            "renamed",
+            f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,128}}$: renamed {cleaned!r}",
+            field=f"tool_calls[{position}].function_name",
+        )
+        return cleaned
+
     def _note_ids(self, index: int, rewritten: list[str]) -> None:
         if rewritten:
             self.recorder.note(
@@ -150,18 +173,17 @@ class Converter:
                 f"tool call ids rewritten to [a-zA-Z0-9_-]: {', '.join(rewritten)}",
             )
 
-    def _image_block(self, image: ImageMessage, index: int, field: str) -> Block:
+    def _image_block(self, image: ImageMessage, index: int, field_prefix: str = "") -> Block:
         if image.url is not None:
             return {"type": "image", "source": {"type": "url", "url": image.url}}
-        media_type = image.media_type
-        if media_type not in ALLOWED_MEDIA_TYPES:
-            raise InvalidMessageError(
-                f"Anthropic accepts image/jpeg, image/png, image/gif or image/webp, got "
-                f"{media_type!r}",
-                index=index,
-                field=field,
-            )
-        source = {"type": "base64", "media_type": media_type, "data": image.base64_data}
+        check_image(
+            image,
+            max_bytes=self.max_image_bytes,
+            provider="Anthropic",
+            index=index,
+            field_prefix=field_prefix,
+        )
+        source = {"type": "base64", "media_type": image.media_type, "data": image.base64_data}
         return {"type": "image", "source": source}
 
     def _not_from_self(self, message: Message, index: int, what: str) -> None:
@@ -219,8 +241,7 @@ class Converter:
     def image(self, message: ImageMessage, index: int) -> None:
         """A user image block (base64 or URL source); from self: ``InvalidMessageError``."""
         self._not_from_self(message, index, "an ImageMessage")
-        field = "url" if message.url is not None else "media_type"
-        blocks = [self._image_block(message, index, field)]
+        blocks = [self._image_block(message, index)]
         if message.from_ is not None:
             blocks = self._sender(blocks, message.from_, index)
         self.sink.add("user", blocks, index)
@@ -231,7 +252,7 @@ class Converter:
         blocks: list[Block] = []
         for position, item in enumerate(message.content):
             if isinstance(item, ImageMessage):
-                blocks.append(self._image_block(item, index, f"content[{position}]"))
+                blocks.append(self._image_block(item, index, f"content[{position}]."))
             else:
                 block = self._text_block(item.content, index, f"content[{position}]")
                 if block is not None:
@@ -265,7 +286,7 @@ class Converter:
                 {
                     "type": "tool_use",
                     "id": self._tool_id(call, position, index, rewritten),
-                    "name": call.function_name,
+                    "name": self._tool_name(call.function_name, position, index),
                     "input": _parse_arguments(call, position, index),
                 }
             )

@@ -50,13 +50,15 @@ class TurnSink:
     """Builds the request: system blocks, and turns where consecutive same roles are merged.
 
     A merge records a ``"merged"`` note on the later message; moving tool results (user) or
-    thinking (assistant) to the front of a merged turn records a ``"repaired"`` note. A
+    thinking (assistant) to the front of a merged turn records a ``"repaired"`` note, and so
+    does system text that comes after a turn (it moves to the top-level ``system``). A
     passed-through provider message is its own turn and is never merged or changed.
     ``first_indices[i]`` is the neutral index of the first message of ``messages[i]``.
     """
 
     __slots__ = (
         "_has_other",
+        "_last_index",
         "_last_role",
         "_recorder",
         "first_indices",
@@ -70,11 +72,13 @@ class TurnSink:
         self.messages: list[Any] = []
         self.first_indices: list[int] = []
         self._last_role: str | None = None
+        self._last_index = 0  # the neutral index of the last message added to the open turn
         # Whether the open turn holds a block that is not of its role's front kind.
         self._has_other = False
 
     def add(self, role: str, blocks: list[Block], index: int) -> None:
         """Start a turn, or merge into the open one when it has the same role."""
+        self._last_index = index
         front = _FRONT[role]
         has_other = blocks[-1]["type"] not in front  # a message's blocks are front kinds first
         if role != self._last_role:
@@ -95,8 +99,31 @@ class TurnSink:
         self._has_other = self._has_other or has_other
 
     def add_system(self, blocks: list[Block], index: int) -> None:
-        """Append to the top-level system blocks."""
+        """Append to the top-level system blocks (noted when a turn came before)."""
+        if self.messages:
+            self._recorder.note(
+                index,
+                "repaired",
+                "system text after the start of the conversation moved to the top-level system",
+            )
         self.system.extend(blocks)
+
+    def trim_prefill(self) -> int | None:
+        """Strip trailing whitespace from a final assistant turn's last text (a prefill, which
+        Anthropic refuses with trailing whitespace); return the neutral index it came from."""
+        if self._last_role != "assistant":
+            return None
+        content: list[Block] = self.messages[-1]["content"]
+        last = content[-1]
+        if last["type"] != "text":
+            return None
+        text: str = last["text"]
+        trimmed = text.rstrip()
+        if trimmed == text:
+            return None
+        # A new dict rather than an edit in place: built blocks are never mutated.
+        content[-1] = {**last, "text": trimmed}
+        return self._last_index
 
     def pass_through(self, envelope: MessageEnvelope[Any], index: int) -> None:
         """Lift a system dict into ``system``; any other dict is a turn of its own, unchanged."""

@@ -15,7 +15,7 @@ from llmbridge._errors import InvalidMessageError
 from llmbridge._messages import Message
 from llmbridge._notes import ConversionNote, NoteRecorder
 from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
-from llmbridge.anthropic._convert import Converter
+from llmbridge.anthropic._convert import MAX_IMAGE_BYTES, Converter
 from llmbridge.anthropic._merge import Block, EnvelopeSink, TurnSink
 
 if TYPE_CHECKING:
@@ -69,12 +69,13 @@ def build_request(
     strict_mode: bool = False,
     name_policy: str = "drop",
     check_pairing: bool = True,
+    max_image_bytes: int | None = MAX_IMAGE_BYTES,
 ) -> tuple[AnthropicRequest, list[int]]:
     """``to_anthropic``, also returning the neutral index of each turn's first message."""
     check_name_policy(name_policy)
     recorder = NoteRecorder(strict_mode=strict_mode)
     sink = TurnSink(recorder, _system_blocks(system, recorder))
-    converter = Converter(agent_name, recorder, name_policy, sink)
+    converter = Converter(agent_name, recorder, name_policy, sink, max_image_bytes)
     if check_pairing:
         repaired = repair_tool_pairing(messages, agent_name=agent_name)
         recorder.notes.extend(repaired.notes)
@@ -88,6 +89,11 @@ def build_request(
     else:
         for index, message in enumerate(messages):
             converter.convert(message, index)
+    trimmed = sink.trim_prefill()
+    if trimmed is not None:
+        recorder.note(
+            trimmed, "repaired", "trailing whitespace removed from the final assistant text"
+        )
     notes = sorted(recorder.notes, key=lambda note: -1 if note.index is None else note.index)
     request = AnthropicRequest(
         cast("list[TextBlockParam]", sink.system),
@@ -105,15 +111,21 @@ def to_anthropic(
     strict_mode: bool = False,
     name_policy: NamePolicy = "drop",
     check_pairing: bool = True,
+    max_image_bytes: int | None = MAX_IMAGE_BYTES,
 ) -> AnthropicRequest:
     """Convert a neutral conversation into an Anthropic Messages request.
 
     ``agent_name`` names the provider agent ("self": its messages become assistant turns);
     ``system`` is the agent's own system message, put before the SYSTEM messages' text.
     Rules (API.md 4.2): consecutive same-role turns are merged with tool results (user) and
-    thinking (assistant) first; empty text is dropped; images are base64 or URL sources (never
-    downloaded); tool-call arguments become ``input`` objects; real ids are kept and ids outside
-    ``[a-zA-Z0-9_-]`` rewritten in call and result; only Anthropic reasoning is sent back.
+    thinking (assistant) first; empty text is dropped; system text after a turn moves to the
+    top-level ``system`` (a ``"repaired"`` note), and so does trailing whitespace of a final
+    assistant text (a prefill); images are base64 (png, jpeg, gif or webp, base64 text at most
+    ``max_image_bytes`` long, ``None``: no limit) or URL sources (never downloaded); tool-call
+    arguments become ``input`` objects; real ids are kept and ids outside ``[a-zA-Z0-9_-]``
+    rewritten in call and result; function names of history calls outside
+    ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only Anthropic reasoning is sent
+    back.
     ``name_policy`` says what happens to other agents' names: ``"drop"`` (a lossy note) or
     ``"prefix"`` (a ``"[name] "`` text block first). With ``check_pairing`` the tool-pairing step
     of API.md 4.5 runs. Raises ``InvalidMessageError`` for a message that breaks a rule (both
@@ -128,6 +140,7 @@ def to_anthropic(
         strict_mode=strict_mode,
         name_policy=name_policy,
         check_pairing=check_pairing,
+        max_image_bytes=max_image_bytes,
     )
     return request
 
@@ -138,6 +151,7 @@ def convert_each(
     agent_name: str,
     strict_mode: bool = False,
     name_policy: str = "drop",
+    max_image_bytes: int | None = MAX_IMAGE_BYTES,
 ) -> tuple[list[Message], tuple[ConversionNote, ...]]:
     """Convert message by message (no merge, no pairing step) into ``MessageEnvelope``s.
 
@@ -148,7 +162,7 @@ def convert_each(
     check_name_policy(name_policy)
     recorder = NoteRecorder(strict_mode=strict_mode)
     sink = EnvelopeSink(messages)
-    converter = Converter(agent_name, recorder, name_policy, sink)
+    converter = Converter(agent_name, recorder, name_policy, sink, max_image_bytes)
     for index, message in enumerate(messages):
         converter.convert(message, index)
     return sink.envelopes, tuple(recorder.notes)

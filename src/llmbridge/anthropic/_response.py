@@ -45,6 +45,8 @@ FINISH_REASONS: Final[dict[str, str]] = {
     "tool_use": "tool_calls",
     "pause_turn": "pause",
     "refusal": "refusal",
+    # The context window filled up: the reply is cut off, as with max_tokens.
+    "model_context_window_exceeded": "length",
 }
 """Anthropic ``stop_reason`` -> neutral ``finish_reason``; other values pass through raw."""
 

@@ -10,12 +10,18 @@ from __future__ import annotations
 from llmbridge.openai._agent import OpenAIChatAgent
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
 from llmbridge.openai._errors import map_openai_error
-from llmbridge.openai._request import MAX_TOOL_CALL_ID_LENGTH, OpenAIRequest, to_openai
+from llmbridge.openai._request import (
+    MAX_IMAGE_BYTES,
+    MAX_TOOL_CALL_ID_LENGTH,
+    OpenAIRequest,
+    to_openai,
+)
 from llmbridge.openai._response import from_openai
 from llmbridge.openai._stream import OpenAIStreamAggregator
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 
 __all__ = [
+    "MAX_IMAGE_BYTES",
     "MAX_TOOL_CALL_ID_LENGTH",
     "OpenAIChatAgent",
     "OpenAIChatRequestMessageConnector",

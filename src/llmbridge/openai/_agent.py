@@ -25,6 +25,7 @@ from llmbridge._errors import UnsupportedMessageError
 from llmbridge._functions import FunctionContract
 from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import AgentMethods, MiddlewareStreamingAgent
+from llmbridge._request_checks import checked_tool_choice
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
 from llmbridge.openai._errors import map_openai_error
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
@@ -35,6 +36,8 @@ __all__ = ["OpenAIChatAgent", "split_create_arguments"]
 _CREATE_KEYWORDS: Final = frozenset(inspect.signature(AsyncCompletions.create).parameters) - {
     "self"
 }
+MAX_STOP_SEQUENCES: Final = 4
+"""Chat Completions takes at most four ``stop`` sequences."""
 # Set by the agent itself from the conversation and the calling path.
 _RESERVED: Final = frozenset({"messages", "stream"})
 _SYSTEM_ROLES: Final = frozenset({"system", "developer"})
@@ -84,8 +87,9 @@ class OpenAIChatAgent(AgentMethods):
     the rest through ``extra_body``. Per-call options win over constructor settings.
 
     Raises ``UnsupportedMessageError`` for any other input, ``ValueError`` for settings naming
-    ``messages`` or ``stream``, and ``ProviderAPIError`` subclasses (SDK error as
-    ``__cause__``) when the API call fails, before or during a stream.
+    ``messages`` or ``stream``, more than four stop sequences or a ``tool_choice`` naming no
+    offered function, and ``ProviderAPIError`` subclasses (SDK error as ``__cause__``) when
+    the API call fails, before or during a stream.
     """
 
     def __init__(
@@ -139,7 +143,10 @@ class OpenAIChatAgent(AgentMethods):
     ) -> dict[str, Any]:
         """Return the keyword arguments of the ``create()`` call for ``messages`` and ``options``.
 
-        Raises ``UnsupportedMessageError`` for input that is not an envelope of a request dict.
+        Raises ``UnsupportedMessageError`` for input that is not an envelope of a request dict,
+        and ``ValueError`` before anything is sent for more than four stop sequences and for a
+        ``tool_choice`` naming no offered function (or ``"required"`` with none offered);
+        ``"auto"`` and ``"none"`` without functions are left out.
         """
         arguments = dict(self._base_arguments)
         arguments["messages"] = self._payloads(messages)
@@ -153,9 +160,16 @@ class OpenAIChatAgent(AgentMethods):
         _set_if(arguments, "temperature", options.temperature)
         _set_if(arguments, "max_completion_tokens", options.max_tokens)
         if options.stop_sequences is not None:
-            arguments["stop"] = list(options.stop_sequences)
-        if options.tool_choice is not None:
-            arguments["tool_choice"] = openai_tool_choice(options.tool_choice)
+            stop = list(options.stop_sequences)
+            if len(stop) > MAX_STOP_SEQUENCES:
+                raise ValueError(
+                    f"OpenAI takes at most {MAX_STOP_SEQUENCES} stop sequences, got {len(stop)}"
+                )
+            arguments["stop"] = stop
+        names = [tool["function"]["name"] for tool in tools]
+        tool_choice = checked_tool_choice(options.tool_choice, names)
+        if tool_choice is not None:
+            arguments["tool_choice"] = openai_tool_choice(tool_choice)
         return arguments
 
     def _secrets(self) -> tuple[str | None, ...]:

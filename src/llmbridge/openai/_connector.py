@@ -18,7 +18,7 @@ from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import MiddlewareContext
 from llmbridge._notes import log_notes
 from llmbridge.openai._errors import interrupted_stream_error, raised_mid_stream
-from llmbridge.openai._request import OpenAIRequest, to_openai
+from llmbridge.openai._request import MAX_IMAGE_BYTES, OpenAIRequest, to_openai
 from llmbridge.openai._response import from_openai
 from llmbridge.openai._stream import OpenAIStreamAggregator
 
@@ -47,7 +47,9 @@ class OpenAIChatRequestMessageConnector:
     Incoming neutral messages become envelopes of ``ChatCompletionMessageParam`` (API.md 4.1;
     before a call, the tool-pairing step of 4.5 runs too); replies become neutral messages
     (4.3); streams yield live updates and end with one complete message (4.4). Notes are logged
-    to the ``llmbridge`` logger. ``strict_mode`` raises instead of dropping or renaming.
+    to the ``llmbridge`` logger. ``strict_mode`` raises instead of dropping or renaming;
+    ``max_image_bytes`` caps the base64 text of one image (``None``: no limit). A stream that
+    ends before its finish reason raises ``StreamInterruptedError`` too.
 
     Raises ``InvalidMessageError`` / ``UnsupportedMessageError`` for conversions, the
     ``ProviderResponseError`` family for replies, the agent's ``ProviderAPIError`` when a call
@@ -56,11 +58,17 @@ class OpenAIChatRequestMessageConnector:
 
     name = "OpenAIChatRequestMessageConnector"
 
-    def __init__(self, strict_mode: bool = False) -> None:
+    def __init__(
+        self, strict_mode: bool = False, *, max_image_bytes: int | None = MAX_IMAGE_BYTES
+    ) -> None:
         self.strict_mode = strict_mode
+        self.max_image_bytes = max_image_bytes
 
     def __repr__(self) -> str:
-        return f"OpenAIChatRequestMessageConnector(strict_mode={self.strict_mode!r})"
+        return (
+            f"OpenAIChatRequestMessageConnector(strict_mode={self.strict_mode!r}, "
+            f"max_image_bytes={self.max_image_bytes!r})"
+        )
 
     def _convert(
         self, agent: Agent, messages: Sequence[Message], *, check_pairing: bool
@@ -70,6 +78,7 @@ class OpenAIChatRequestMessageConnector:
             agent_name=agent.name,
             strict_mode=self.strict_mode,
             check_pairing=check_pairing,
+            max_image_bytes=self.max_image_bytes,
         )
         log_notes(request.notes, source=self.name)
         return _envelopes(request, messages)
@@ -101,7 +110,7 @@ class OpenAIChatRequestMessageConnector:
         """
         messages = self._convert(agent, context.messages, check_pairing=True)
         aggregator = OpenAIStreamAggregator(agent.name)
-        started = False
+        started = passed_on = False
         stream = agent.generate_streaming_reply(messages, context.options)
         try:
             while True:
@@ -121,10 +130,12 @@ class OpenAIChatRequestMessageConnector:
                     for update in aggregator.add(item.content):
                         yield update
                 else:
+                    passed_on = True
                     yield self.post_process_message(agent, item)
         finally:
             close = getattr(stream, "aclose", None)
             if close is not None:
                 await close()
-        if started:
+        # A stream that yielded nothing at all ended before its finish reason: finish() raises.
+        if started or not passed_on:
             yield aggregator.finish()

@@ -40,12 +40,18 @@ from llmbridge._messages import (
 from llmbridge._names import NAME_PATTERN, sanitize_identifier
 from llmbridge._notes import ConversionNote, NoteRecorder
 from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
+from llmbridge._request_checks import check_image
 from llmbridge._tool_calls import tool_call_id_or_fallback
 
-__all__ = ["MAX_TOOL_CALL_ID_LENGTH", "OpenAIRequest", "to_openai"]
+__all__ = ["MAX_IMAGE_BYTES", "MAX_TOOL_CALL_ID_LENGTH", "OpenAIRequest", "to_openai"]
 
 MAX_TOOL_CALL_ID_LENGTH: Final = 40
 """Longest tool-call id OpenAI accepts in history (longer ones have been rejected with a 400)."""
+
+MAX_IMAGE_BYTES: Final = 20 * 1024 * 1024
+"""Default ``max_image_bytes``: the base64 text of one image (OpenAI's per-image cap, 20 MB)."""
+
+_PROVIDER: Final = "OpenAI"
 
 _REASONING_OMITTED: Final = "reasoning is not sent to OpenAI Chat Completions"
 
@@ -66,10 +72,11 @@ class OpenAIRequest:
 class _Converter:
     """The state of one conversion: output, the original index of each output, the notes."""
 
-    __slots__ = ("agent_name", "indices", "messages", "names", "recorder")
+    __slots__ = ("agent_name", "indices", "max_image_bytes", "messages", "names", "recorder")
 
-    def __init__(self, agent_name: str, strict_mode: bool) -> None:
+    def __init__(self, agent_name: str, strict_mode: bool, max_image_bytes: int | None) -> None:
         self.agent_name = agent_name
+        self.max_image_bytes = max_image_bytes
         self.recorder = NoteRecorder(strict_mode=strict_mode)
         self.messages: list[ChatCompletionMessageParam] = []
         self.indices: list[int] = []
@@ -90,6 +97,32 @@ class _Converter:
                 field="from_",
             )
         return cleaned
+
+    def function_name(self, name: str, index: int, position: int) -> str:
+        """A history call's function name, sanitized to the pattern tools must match (noted)."""
+        if NAME_PATTERN.match(name):
+            return name
+        cleaned = sanitize_identifier(name)
+        self.recorder.note(
+            index,
+            "renamed",
+            f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed {cleaned!r}",
+            field=f"tool_calls[{position}].function_name",
+        )
+        return cleaned
+
+    def image_part(
+        self, image: ImageMessage, index: int, field_prefix: str = ""
+    ) -> ChatCompletionContentPartImageParam:
+        """The ``image_url`` part of ``image``, after the neutral image checks."""
+        check_image(
+            image,
+            max_bytes=self.max_image_bytes,
+            provider=_PROVIDER,
+            index=index,
+            field_prefix=field_prefix,
+        )
+        return _image_part(image)
 
     def omit_reasoning(self, index: int) -> None:
         self.recorder.note(index, "omitted", _REASONING_OMITTED)
@@ -159,7 +192,8 @@ def _sender_name(conv: _Converter, message: Message, index: int) -> str | None:
 
 def _convert_image(conv: _Converter, message: ImageMessage, index: int) -> None:
     _reject_self(conv, message, index)
-    conv.messages.append(_user([_image_part(message)], _sender_name(conv, message, index)))
+    part = conv.image_part(message, index)
+    conv.messages.append(_user([part], _sender_name(conv, message, index)))
 
 
 def _convert_multimodal(conv: _Converter, message: MultiModalMessage, index: int) -> None:
@@ -167,8 +201,8 @@ def _convert_multimodal(conv: _Converter, message: MultiModalMessage, index: int
     parts: list[ChatCompletionContentPartParam] = [
         {"type": "text", "text": item.content}
         if isinstance(item, TextMessage)
-        else _image_part(item)
-        for item in message.content
+        else conv.image_part(item, index, f"content[{position}].")
+        for position, item in enumerate(message.content)
     ]
     conv.messages.append(_user(parts, _sender_name(conv, message, index)))
 
@@ -187,7 +221,10 @@ def _emit_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> 
         {
             "id": call.tool_call_id or tool_call_id_or_fallback(call, position),
             "type": "function",
-            "function": {"name": call.function_name, "arguments": call.function_arguments},
+            "function": {
+                "name": conv.function_name(call.function_name, index, position),
+                "arguments": call.function_arguments,
+            },
         }
         for position, call in enumerate(message.tool_calls)
     ]
@@ -296,6 +333,7 @@ def to_openai(
     agent_name: str,
     strict_mode: bool = False,
     check_pairing: bool = True,
+    max_image_bytes: int | None = MAX_IMAGE_BYTES,
 ) -> OpenAIRequest:
     """Convert neutral messages to OpenAI Chat Completions request messages.
 
@@ -303,13 +341,17 @@ def to_openai(
     false, the tool-pairing step of 4.5 runs around the conversion: safe repairs first (a
     message interrupting a call and its results moved after them, ids made unique and at most 40
     characters), then every message is converted, then the pairing is checked. Notes name the
-    index of the original neutral message. Never mutates ``messages``.
+    index of the original neutral message. Never mutates ``messages``. Function names of
+    history calls outside ``^[a-zA-Z0-9_-]{1,64}$`` are sanitized (a ``"renamed"`` note).
+    Images given as bytes must be png, jpeg, gif or webp, and their base64 text at most
+    ``max_image_bytes`` long (``None``: no limit); URLs are never downloaded.
 
-    Raises ``InvalidMessageError`` for a message that breaks a rule (both modes), for a lossy
-    change in strict mode, for a pairing violation and for a request left with no message (then
-    ``.index`` is ``None``); ``UnsupportedMessageError`` for an unsupported type in strict mode.
+    Raises ``InvalidMessageError`` for a message that breaks a rule (both modes; an image over
+    the limit names field ``data``), for a lossy change in strict mode, for a pairing violation
+    and for a request left with no message (then ``.index`` is ``None``);
+    ``UnsupportedMessageError`` for an unsupported type in strict mode.
     """
-    conv = _Converter(agent_name, strict_mode)
+    conv = _Converter(agent_name, strict_mode, max_image_bytes)
     if not check_pairing:
         _convert(conv, messages, range(len(messages)))
         return OpenAIRequest(conv.messages, tuple(conv.recorder.notes), tuple(conv.indices))

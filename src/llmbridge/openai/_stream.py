@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from openai.types.chat import ChatCompletionChunk
 
-from llmbridge._errors import ProviderResponseError
+from llmbridge._errors import ProviderResponseError, StreamInterruptedError
 from llmbridge._messages import (
     Message,
     Reasoning,
@@ -32,9 +32,11 @@ class OpenAIStreamAggregator:
     OpenAI-compatible servers), a ``TextMessageUpdate`` per text delta and a
     ``ToolCallMessageUpdate`` per tool-call delta. Tool-call deltas are joined by their
     ``index`` only, so interleaved parallel calls and ids or names repeated in every delta work;
-    a usage chunk with no choices is fine, and so is a stream that ends without ``[DONE]``.
-    ``finish()`` returns the reply ``from_openai`` gives for the equivalent completion (usage and
-    finish reason included) or raises as it does. ``partial`` is what arrived so far.
+    a usage chunk with no choices is fine, and so is a stream that ends without ``[DONE]`` once
+    its finish reason has arrived. ``finish()`` returns the reply ``from_openai`` gives for the
+    equivalent completion (usage and finish reason included) or raises as it does; a stream
+    that ended before its finish reason raises ``StreamInterruptedError`` (retryable,
+    ``.partial`` set). ``partial`` is what arrived so far.
 
     Raises ``ProviderResponseError`` from ``add`` for a chunk of a second choice (n > 1).
     """
@@ -134,8 +136,16 @@ class OpenAIStreamAggregator:
         """Return the complete reply; ``raw`` is the tuple of chunks received.
 
         Raises ``ContentFilteredError``, ``RefusalError`` or ``EmptyResponseError`` exactly as
-        ``from_openai`` does for the equivalent completion.
+        ``from_openai`` does for the equivalent completion, and ``StreamInterruptedError`` when
+        no finish reason arrived (the stream stopped early: the reply may be cut anywhere).
         """
+        if self._finish_reason is None:
+            raise StreamInterruptedError(
+                "the OpenAI stream ended before its finish reason (the reply is incomplete)",
+                provider=PROVIDER,
+                retryable=True,
+                partial=self.partial,
+            )
         return build_reply(
             agent_name=self.agent_name,
             text="".join(self._text),

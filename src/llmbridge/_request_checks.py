@@ -1,0 +1,95 @@
+"""Neutral checks run before a request is sent: image payloads and the tool choice.
+
+Both providers call these, so a bad image or a ``tool_choice`` naming no offered tool fails the
+same way, early, with an error naming what to fix, instead of as a provider's HTTP 400.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Final
+
+from llmbridge._errors import InvalidMessageError
+from llmbridge._messages import ImageMessage
+
+__all__ = [
+    "SUPPORTED_IMAGE_TYPES",
+    "TOOL_CHOICE_MODES",
+    "base64_size",
+    "check_image",
+    "checked_tool_choice",
+]
+
+SUPPORTED_IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+"""The media types both providers accept for images sent as bytes."""
+
+TOOL_CHOICE_MODES: Final = frozenset({"auto", "none", "required"})
+"""The ``tool_choice`` values that are modes; any other value names a function."""
+
+# Without tools, these modes mean what no tool_choice means: they are left out of the request.
+_HARMLESS_WITHOUT_TOOLS: Final = frozenset({"auto", "none"})
+
+
+def base64_size(byte_count: int) -> int:
+    """The length of the base64 text of ``byte_count`` bytes (padding included)."""
+    return 4 * ((byte_count + 2) // 3)
+
+
+def check_image(
+    image: ImageMessage,
+    *,
+    max_bytes: int | None,
+    provider: str,
+    index: int,
+    field_prefix: str = "",
+) -> None:
+    """Raise ``InvalidMessageError`` when an image given as bytes cannot be sent to ``provider``.
+
+    URL images are not checked (they are never downloaded). Bytes must be png, jpeg, gif or
+    webp (else the error names field ``media_type``) and their base64 text at most
+    ``max_bytes`` long (else field ``data``; ``None`` means no limit). ``field_prefix`` locates
+    an image inside a message, e.g. ``"content[1]."``; ``index`` is the message's index.
+    """
+    data = image.data
+    if data is None:
+        return
+    if image.media_type not in SUPPORTED_IMAGE_TYPES:
+        raise InvalidMessageError(
+            f"{provider} accepts image/jpeg, image/png, image/gif or image/webp, got "
+            f"{image.media_type!r}",
+            index=index,
+            field=f"{field_prefix}media_type",
+        )
+    if max_bytes is not None:
+        size = base64_size(len(data))
+        if size > max_bytes:
+            raise InvalidMessageError(
+                f"the image is {size} bytes of base64, over the {max_bytes}-byte limit for "
+                f"{provider} (max_image_bytes); send a smaller image or a URL",
+                index=index,
+                field=f"{field_prefix}data",
+            )
+
+
+def checked_tool_choice(tool_choice: str | None, tool_names: Collection[str]) -> str | None:
+    """Return the ``tool_choice`` to send, or ``None`` when none should be sent.
+
+    Without tools, ``"auto"`` and ``"none"`` mean what no tool choice means and are left out.
+    Raises ``ValueError`` for ``"required"`` without tools and for a function name that is not
+    one of ``tool_names`` (the providers reject both with an HTTP 400).
+    """
+    if tool_choice is None:
+        return None
+    if not tool_names:
+        if tool_choice in _HARMLESS_WITHOUT_TOOLS:
+            return None
+        raise ValueError(
+            f"tool_choice {tool_choice!r} needs tools, but no function is offered; pass "
+            "functions (in the agent or in the options) or drop tool_choice"
+        )
+    if tool_choice not in TOOL_CHOICE_MODES and tool_choice not in tool_names:
+        raise ValueError(
+            f"tool_choice {tool_choice!r} names no offered function (offered: "
+            f"{', '.join(sorted(tool_names))})"
+        )
+    return tool_choice
