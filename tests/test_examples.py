@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import openai
@@ -56,3 +59,52 @@ def test_live_flag_switches_to_the_real_client(
 
     with pytest.raises(openai.OpenAIError, match="OPENAI_API_KEY"):
         runpy.run_path(str(EXAMPLES / "quickstart.py"), run_name="__main__")
+
+
+# README snippets of the sections that document the command line, the swap and the test kit.
+README = EXAMPLES.parent / "README.md"
+RUNNABLE_SECTIONS = {
+    "Quickstart": "18C and sunny in Paris -> 18C.",
+    "Strict and lenient": "(strict mode)",
+    "Swapping providers": "Hello through the gateway.",
+}
+
+
+def python_blocks(section: str) -> list[str]:
+    """The ```python blocks under the ``## {section}`` heading of the README."""
+    text = README.read_text(encoding="utf-8")
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", body, re.S)
+
+
+@pytest.mark.parametrize(
+    ("section", "expected"), RUNNABLE_SECTIONS.items(), ids=list(RUNNABLE_SECTIONS)
+)
+def test_readme_snippet_runs(
+    section: str, expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (code,) = python_blocks(section)
+
+    exec(compile(code, f"README.md: {section}", "exec"), {"__name__": "readme"})
+
+    assert expected in capsys.readouterr().out
+
+
+def test_readme_snapshot_recipe_works_in_a_users_project(tmp_path: Path) -> None:
+    (code,) = python_blocks("Testing your own code")
+    (tmp_path / "test_my_agent.py").write_text(code, encoding="utf-8")
+    pytest_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+
+    def run(*flags: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*pytest_command, *flags], cwd=tmp_path, capture_output=True, text=True, check=False
+        )
+
+    written, verified = run("--snapshot-update"), run()
+
+    assert written.returncode == 0, written.stdout
+    assert "2 snapshots generated" in written.stdout
+    assert verified.returncode == 0, verified.stdout
+    assert "2 snapshots passed" in verified.stdout
+    snapshot = tmp_path / "__snapshots__" / "test_my_agent" / "test_openai_payload.json"
+    assert '"name": "Zo__c6a12698"' in snapshot.read_text(encoding="utf-8")
