@@ -40,7 +40,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _profile(target: str, messages: int, shape: StreamShape, top: int = 25) -> None:
+def _profile(
+    target: str, messages: int, shape: StreamShape, *, runs: int = 20, top: int = 25
+) -> None:
     call: Callable[[], object]
     if target.endswith("-stream"):
         provider = target.removesuffix("-stream")
@@ -51,7 +53,8 @@ def _profile(target: str, messages: int, shape: StreamShape, top: int = 25) -> N
         library(conversation)  # warm the per-image base64 caches, as a repeat call would find
         call = partial(library, conversation)
     profiler = cProfile.Profile()
-    profiler.runcall(call)
+    for _ in range(runs):  # several calls, so that one-off pauses do not dominate the table
+        profiler.runcall(call)
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(top)
 
 

@@ -4,7 +4,8 @@ The peak is what ``tracemalloc`` sees allocated during one conversion call, abov
 allocated before it, the returned payload included. It is measured twice on the same image
 objects: first (each image's base64 text not computed yet) and repeat (cached, as on every
 later turn of an agent loop). The payload size is the in-memory size of the returned payload:
-every dict, list and string reachable from it, each object counted once.
+every dict, list and string reachable from it, each object counted once. The per-image size
+limits (``max_image_bytes``) are lifted here: the case measures copies, not what an API accepts.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from benchmarks.conversation import big_image_conversation
-from benchmarks.convert import conversion_cases
+from benchmarks.conversation import AGENT, big_image_conversation
+from benchmarks.floors import anthropic_floor, openai_floor
 from llmbridge import Message
+from llmbridge.anthropic import to_anthropic
+from llmbridge.openai import to_openai
 
 __all__ = ["TARGET", "MemoryResult", "deep_size", "run_memory"]
 
@@ -74,6 +77,26 @@ def deep_size(payload: object) -> int:
     return total
 
 
+Convert = Callable[[Sequence[Message]], object]
+
+
+def _openai(messages: Sequence[Message]) -> object:
+    return to_openai(messages, agent_name=AGENT, max_image_bytes=None).messages
+
+
+def _anthropic(messages: Sequence[Message]) -> object:
+    request = to_anthropic(messages, agent_name=AGENT, max_image_bytes=None)
+    return request.system, request.messages
+
+
+# The per-image size limits are lifted: this case measures copies, not what an API accepts
+# (4 MB of bytes is 5.6 MB of base64, over Anthropic's default 5 MB per image).
+_CASES: Final[dict[str, tuple[Convert, Convert]]] = {
+    "openai": (_openai, lambda messages: openai_floor(messages, AGENT)),
+    "anthropic": (_anthropic, lambda messages: anthropic_floor(messages, AGENT)),
+}
+
+
 def _peak(convert: Callable[[Sequence[Message]], object], messages: Sequence[Message]) -> int:
     """Bytes allocated at the peak of one ``convert`` call (tracemalloc must be tracing)."""
     gc.collect()
@@ -92,7 +115,7 @@ def run_memory(count: int = 20, image_size: int = 4 * 1024 * 1024) -> list[Memor
     for the base64 text of every image.
     """
     results = []
-    for provider, (library, floor) in conversion_cases().items():
+    for provider, (library, floor) in _CASES.items():
         messages = big_image_conversation(count, image_size)
         payload_bytes = deep_size(library(messages))
         fresh = big_image_conversation(count, image_size)
