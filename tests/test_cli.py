@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ from llmbridge import (
     ToolCallMessage,
     dump_messages,
 )
-from llmbridge._cli import chunk_delay, main
+from llmbridge._cli import chunk_delay, command_name, main
 from llmbridge._demo import models_from
 from tests.corpus import CORPUS
 
@@ -280,3 +282,70 @@ class FakeTerminal(io.StringIO):
 )
 def test_offline_streams_are_paced_only_at_a_terminal(tty: bool, live: bool, paced: bool) -> None:
     assert (chunk_delay(FakeTerminal(tty), live) > 0) is paced
+
+
+BLOCK = """
+import sys
+class Blocker:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == {module!r}:
+            raise ImportError(f"blocked {{name}}", name=name)
+        return None
+sys.meta_path.insert(0, Blocker())
+from llmbridge._cli import main
+raise SystemExit(main({argv!r}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("module", "argv", "extra"),
+    [
+        ("openai", ["convert", "--to", "openai"], "openai"),
+        ("anthropic", ["demo", "--provider", "anthropic"], "anthropic"),
+        ("respx", ["demo", "--provider", "openai"], "testing"),
+    ],
+    ids=["convert without the SDK", "demo without the SDK", "offline demo without respx"],
+)
+def test_a_missing_extra_is_named_in_one_error_line(
+    module: str, argv: list[str], extra: str
+) -> None:
+    code = BLOCK.format(module=module, argv=argv)
+
+    result = subprocess.run(
+        [sys.executable, "-c", code], input="[]", capture_output=True, text=True, check=False
+    )
+
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"error: {module} is not installed: pip install 'llmbridge[{extra}]'"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv0", "expected"),
+    [
+        (".venv/bin/llmbridge", ".venv/bin/llmbridge"),
+        ("/usr/local/bin/llmbridge", "/usr/local/bin/llmbridge"),
+        ("/src/llmbridge/__main__.py", "python -m llmbridge"),
+    ],
+    ids=["the installed script, as typed", "on PATH", "python -m"],
+)
+def test_hints_repeat_the_command_as_the_user_ran_it(argv0: str, expected: str) -> None:
+    assert command_name(argv0) == expected
+
+
+SHIPPED = Path(__file__).resolve().parent.parent / "examples" / "conversation.json"
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_the_shipped_example_conversation_converts(
+    capsys: pytest.CaptureFixture[str], provider: str
+) -> None:
+    code, out, err = run(capsys, "convert", "--to", provider, str(SHIPPED))
+
+    assert code == 0
+    messages = json.loads(out)["messages"]
+    assert any(line.startswith("note: message 1 ") for line in err)  # 'Zoë' cannot go as is
+    if provider == "anthropic":
+        roles = [m["role"] for m in messages]
+        assert roles == ["user", "assistant", "user", "assistant", "user"]

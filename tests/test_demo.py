@@ -67,6 +67,7 @@ def test_demo_runs_both_providers_and_they_agree(
         assert f"{ANSWER}\n=> TextMessage role=assistant from=assistant" in part
     assert "Same neutral reply types and tool results from every provider." in output
     assert output.count("replies: ToolCallAggregateMessage -> TextMessage") == 2
+    assert "convert --to anthropic examples/conversation.json\n" in output  # a next step
 
 
 def test_printed_requests_are_the_exact_json_and_answer_both_calls(

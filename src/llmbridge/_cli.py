@@ -33,7 +33,13 @@ __all__ = ["main"]
 
 # Offline streams arrive at once; at a terminal they are paced so a reader sees them stream.
 _TERMINAL_CHUNK_DELAY: Final = 0.02
-_EXTRAS: Final = {"openai": "openai", "anthropic": "anthropic"}
+# A missing module -> the extra that installs it.
+_EXTRAS: Final = {
+    "openai": "openai",
+    "anthropic": "anthropic",
+    "respx": "testing",
+    "httpx": "testing",
+}
 
 Converter = Callable[[list[Message], str, bool], tuple[dict[str, Any], tuple[ConversionNote, ...]]]
 
@@ -67,10 +73,11 @@ def _fail(message: str, code: int = 2) -> int:
     return code
 
 
-def _missing_sdk(provider: str) -> int:
-    return _fail(
-        f"the {provider} SDK is not installed: pip install 'llmbridge[{_EXTRAS[provider]}]'"
-    )
+def _missing_module(error: ImportError) -> int:
+    module = (error.name or "").split(".")[0]
+    if module not in _EXTRAS:
+        return _fail(str(error))
+    return _fail(f"{module} is not installed: pip install 'llmbridge[{_EXTRAS[module]}]'")
 
 
 def _read(source: str) -> str:
@@ -96,8 +103,8 @@ def _convert(args: argparse.Namespace) -> int:
         return _fail(f"cannot read {args.file}: {error.strerror or error}")
     except UnicodeDecodeError as error:
         return _fail(f"{args.file} is not UTF-8 text ({error.reason})")
-    except ImportError:
-        return _missing_sdk(args.to)
+    except ImportError as error:
+        return _missing_module(error)
     for note in notes:
         print(_note_line(note), file=sys.stderr)
     json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
@@ -108,6 +115,11 @@ def _convert(args: argparse.Namespace) -> int:
 def chunk_delay(out: IO[str], live: bool) -> float:
     """Seconds between offline stream frames: paced at a terminal, none when piped or live."""
     return _TERMINAL_CHUNK_DELAY if not live and out.isatty() else 0.0
+
+
+def command_name(argv0: str) -> str:
+    """How the user started us, to repeat in hints: the script path, or ``python -m llmbridge``."""
+    return argv0 if os.path.basename(argv0) == "llmbridge" else "python -m llmbridge"
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -127,15 +139,14 @@ def _demo(args: argparse.Namespace) -> int:
         live=args.live,
         models=models_from({"openai": args.openai_model, "anthropic": args.anthropic_model}),
         chunk_delay=chunk_delay(sys.stdout, args.live),
+        command=command_name(sys.argv[0]),
     )
     try:
         asyncio.run(run_demo(settings, sys.stdout))
     except LLMBridgeError as error:
         return _fail(f"{type(error).__name__}: {error}", code=1)
     except ImportError as error:
-        return (
-            _missing_sdk(error.name or "provider") if error.name in _EXTRAS else _fail(str(error))
-        )
+        return _missing_module(error)
     return 0
 
 

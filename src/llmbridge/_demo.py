@@ -67,9 +67,12 @@ _TITLES: Final[dict[Provider, str]] = {
     "openai": "OpenAI Chat Completions",
     "anthropic": "Anthropic Messages",
 }
-_NEXT_STEPS: Final = """Next: llmbridge demo --no-stream   (send() instead of stream())
-      llmbridge demo --live        (the real APIs; needs OPENAI_API_KEY / ANTHROPIC_API_KEY)
-      llmbridge convert --to anthropic conversation.json   (neutral JSON -> request payload)"""
+_NEXT_STEPS: Final = (
+    ("demo --no-stream", "the same with send() instead of stream()"),
+    ("demo --live", "the real APIs (needs OPENAI_API_KEY / ANTHROPIC_API_KEY)"),
+    ("convert --to anthropic examples/conversation.json", "a neutral JSON file -> a payload"),
+    ("--help", "every option"),
+)
 AGENT_NAME: Final = "assistant"
 # A live model may ask for more tools than the script does; a few rounds are plenty.
 MAX_ROUNDS: Final = 4
@@ -128,13 +131,18 @@ def script() -> list[ToolCallMessage | str]:
 
 @dataclass(frozen=True, slots=True)
 class DemoSettings:
-    """What ``llmbridge demo`` was asked for; ``chunk_delay`` paces the offline streams."""
+    """What ``llmbridge demo`` was asked for.
+
+    ``chunk_delay`` paces the offline streams; ``command`` is how the user ran ``llmbridge``,
+    for the suggested next commands.
+    """
 
     providers: tuple[Provider, ...]
     stream: bool
     live: bool
     models: Mapping[Provider, str]
     chunk_delay: float = 0.0
+    command: str = "llmbridge"
 
 
 RequestHook: TypeAlias = Callable[["httpx2.Request"], Awaitable[None]]
@@ -268,7 +276,9 @@ async def run_demo(settings: DemoSettings, file: IO[str]) -> None:
     file.write("\n== The neutral replies, provider by provider\n")
     for line in summary_lines(results):
         file.write(f"{line}\n")
-    file.write(f"\n{_NEXT_STEPS}\n")
+    file.write("\nNext:\n")
+    for arguments, what in _NEXT_STEPS:
+        file.write(f"  {settings.command} {arguments}\n      {what}\n")
 
 
 def models_from(
