@@ -68,6 +68,7 @@ def test_demo_runs_both_providers_and_they_agree(
     assert "Same neutral reply types and tool results from every provider." in output
     assert output.count("replies: ToolCallAggregateMessage -> TextMessage") == 2
     assert "convert --to anthropic examples/conversation.json\n" in output  # a next step
+    assert re.search(r'max_tokens=400 +"max_completion_tokens" +"max_tokens"', output)
 
 
 def test_printed_requests_are_the_exact_json_and_answer_both_calls(
@@ -111,6 +112,7 @@ def test_one_provider_only(capsys: pytest.CaptureFixture[str], provider: str) ->
     assert HEADERS[provider] in output
     assert HEADERS[other] not in output
     assert "every provider" not in output  # nothing to compare
+    assert "on each wire" not in output
     assert "streamed as it arrives" not in output
 
 

@@ -73,6 +73,15 @@ _NEXT_STEPS: Final = (
     ("convert --to anthropic examples/conversation.json", "a neutral JSON file -> a payload"),
     ("--help", "every option"),
 )
+# What the printed requests show, side by side, for a reader comparing the two sections.
+_WIRE_DIFFERENCES: Final = (
+    ("", "OpenAI", "Anthropic"),
+    ("system prompt", 'a "system" message', 'the top-level "system" field'),
+    ("image bytes", 'an "image_url" part (data: URL)', 'an "image" block (base64 source)'),
+    ("tool calls", '"tool_calls" on an assistant message', '"tool_use" blocks'),
+    ("tool results", 'a "tool" message per result', 'one user turn of "tool_result" blocks'),
+    ("max_tokens=400", '"max_completion_tokens"', '"max_tokens"'),
+)
 AGENT_NAME: Final = "assistant"
 # A live model may ask for more tools than the script does; a few rounds are plenty.
 MAX_ROUNDS: Final = 4
@@ -254,6 +263,12 @@ def _intro(live: bool) -> str:
     )
 
 
+def _write_wire_differences(file: IO[str]) -> None:
+    file.write("\n== The same neutral input on each wire (compare the requests above)\n")
+    for what, openai_form, anthropic_form in _WIRE_DIFFERENCES:
+        file.write(f"  {what:<15} {openai_form:<38} {anthropic_form}\n")
+
+
 async def run_demo(settings: DemoSettings, file: IO[str]) -> None:
     """Print the conversation, then run it through each provider and compare the replies.
 
@@ -273,6 +288,8 @@ async def run_demo(settings: DemoSettings, file: IO[str]) -> None:
 
             offline = ScriptedProvider(script(), chunk_delay=settings.chunk_delay)
         results[provider] = await _converse(provider, settings, file, offline)
+    if len(settings.providers) > 1:
+        _write_wire_differences(file)
     file.write("\n== The neutral replies, provider by provider\n")
     for line in summary_lines(results):
         file.write(f"{line}\n")
