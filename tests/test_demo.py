@@ -6,6 +6,7 @@ the streamed text, both tool calls answered, and the same neutral replies from b
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -19,7 +20,15 @@ import httpx
 import pytest
 
 import llmbridge._demo as demo
+from llmbridge import (
+    ReasoningMessageUpdate,
+    Role,
+    TextMessage,
+    TextMessageUpdate,
+    ToolCallMessageUpdate,
+)
 from llmbridge._cli import main
+from llmbridge._demo_output import LivePrinter
 from llmbridge.testing import ScriptedProvider
 
 ANSWER = "In Paris it is 18°C and sunny, and the local time is 14:05."
@@ -180,3 +189,40 @@ def test_installed_commands_run_offline_with_exit_0(command: list[str]) -> None:
     assert result.stderr == ""
     assert result.stdout.count(f"{ANSWER}\n") == 2
     assert "Same neutral reply types and tool results from every provider." in result.stdout
+
+
+def test_live_printer_writes_each_delta_before_the_stream_ends() -> None:
+    file = io.StringIO()
+    printer = LivePrinter(file)
+
+    printer.update(TextMessageUpdate(Role.ASSISTANT, "Hel"))
+    assert file.getvalue() == "Hel"  # written (and flushed) at once, not at the end
+    printer.update(TextMessageUpdate(Role.ASSISTANT, "lo."))
+    printer.update(ToolCallMessageUpdate("f", '{"a"', index=0, tool_call_id="c1"))
+    printer.update(ToolCallMessageUpdate("g", '{"b"', index=1, tool_call_id="c2"))
+    printer.update(ToolCallMessageUpdate("f", ": 1}", index=0))  # interleaved: a new line
+    printer.update(ReasoningMessageUpdate("hmm"))
+    printer.end_line()
+
+    assert file.getvalue().splitlines() == [
+        "Hello.",
+        '[tool call] f {"a"',
+        '[tool call] g {"b"',
+        "[tool call] f : 1}",
+        "[reasoning] hmm",
+    ]
+
+
+def test_live_printer_prints_unstreamed_text_once() -> None:
+    streamed, sent = io.StringIO(), io.StringIO()
+    reply = TextMessage(Role.ASSISTANT, "Hello.", "assistant", finish_reason="stop")
+    live = LivePrinter(streamed)
+    live.update(TextMessageUpdate(Role.ASSISTANT, "Hello."))
+
+    live.complete(reply)
+    LivePrinter(sent).complete(reply)
+
+    assert streamed.getvalue().count("Hello.") == 1
+    assert sent.getvalue() == (
+        "Hello.\n=> TextMessage role=assistant from=assistant (finish_reason=stop)\n"
+    )
