@@ -191,19 +191,27 @@ class AnthropicChatAgent(AgentMethods):
         """Stream the SDK events, each in an envelope from this agent.
 
         A failure before the first event raises as ``generate_reply`` does; after it, an SSE
-        ``error`` event or a dropped connection raises ``StreamInterruptedError`` (its
-        ``partial`` is ``None`` here; the connector fills it in).
+        ``error`` event, a dropped connection or malformed event data raises
+        ``StreamInterruptedError`` (its ``partial`` is ``None`` here; the connector fills it in).
         """
         arguments = self.create_arguments(messages, options)
         try:
             stream = await self.client.messages.create(**arguments, stream=True)
         except anthropic.APIError as exc:
             raise api_error(exc, secrets=(self.client.api_key,)) from exc
+        events = stream.__aiter__()
         try:
-            async for event in stream:
+            while True:
+                # Only the SDK's own iteration is guarded: errors thrown in at `yield` pass by.
+                try:
+                    event = await events.__anext__()
+                except StopAsyncIteration:
+                    return
+                except (anthropic.APIError, httpx2.TransportError, ValueError) as exc:
+                    # ValueError: event data that is not JSON (the SDK lets json.loads raise).
+                    secrets = (self.client.api_key,)
+                    raise stream_interrupted(exc, partial=None, secrets=secrets) from exc
                 yield MessageEnvelope(event, self.name)
-        except (anthropic.APIError, httpx2.TransportError) as exc:
-            raise stream_interrupted(exc, partial=None, secrets=(self.client.api_key,)) from exc
         finally:
             await stream.close()
 

@@ -84,7 +84,8 @@ def stream_interrupted(
     An SSE ``error`` event (the SDK's ``APIStatusError`` with status 200) gets the status its
     error type stands for (``EVENT_ERROR_STATUS``) and is retryable when that status is
     (``overloaded_error``, ``api_error``, ...); a dropped connection or any other transport
-    failure has no status and is retryable.
+    failure has no status and is retryable; malformed event data (a ``ValueError`` from the
+    SDK's JSON decoding) has no status and is not retryable.
     """
     if isinstance(exc, anthropic.APIStatusError):
         status: int | None = exc.status_code
@@ -94,6 +95,9 @@ def stream_interrupted(
         detail = _describe(exc, status)
     elif isinstance(exc, anthropic.APIError) and not isinstance(exc, anthropic.APIConnectionError):
         status, retryable, detail = None, False, _describe(exc, None)
+    elif isinstance(exc, ValueError):
+        status, retryable = None, False
+        detail = f"the stream sent malformed data ({type(exc).__name__}: {exc})"
     else:
         status, retryable = None, True
         detail = f"the connection dropped ({type(exc).__name__}: {exc})"

@@ -27,7 +27,7 @@ from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import AgentMethods, MiddlewareStreamingAgent
 from llmbridge._request_checks import checked_tool_choice
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
-from llmbridge.openai._errors import map_openai_error
+from llmbridge.openai._errors import malformed_stream_error, map_openai_error
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 
 __all__ = ["OpenAIChatAgent", "split_create_arguments"]
@@ -192,7 +192,8 @@ class OpenAIChatAgent(AgentMethods):
     ) -> AsyncIterator[MessageEnvelope[ChatCompletionChunk]]:
         """Stream the API's chunks, each in an envelope from this agent; usage comes last.
 
-        A failure before or during the stream raises the mapped ``ProviderAPIError``.
+        A failure before or during the stream raises the mapped ``ProviderAPIError``; event data
+        that is not JSON raises ``StreamInterruptedError`` (not retryable).
         """
         arguments = self.create_arguments(messages, options)
         arguments["stream"] = True
@@ -213,6 +214,8 @@ class OpenAIChatAgent(AgentMethods):
                     return
                 except openai.APIError as exc:
                     raise map_openai_error(exc, secrets=self._secrets()) from exc
+                except ValueError as exc:  # event data that is not JSON: json.loads raised
+                    raise malformed_stream_error(exc, secrets=self._secrets()) from exc
                 yield MessageEnvelope(chunk, self.name)
         finally:
             await chunks.close()

@@ -122,7 +122,9 @@ class OpenAIChatRequestMessageConnector:
                 except (ProviderAPIError, openai.APIError) as exc:
                     if not started and not raised_mid_stream(exc):
                         raise
-                    raise interrupted_stream_error(exc, aggregator.partial) from exc
+                    # The SDK's error stays the cause, as for every ProviderAPIError.
+                    cause = exc.__cause__ if isinstance(exc, ProviderAPIError) else None
+                    raise interrupted_stream_error(exc, aggregator.partial) from (cause or exc)
                 if isinstance(item, MessageEnvelope) and isinstance(
                     item.content, ChatCompletionChunk
                 ):

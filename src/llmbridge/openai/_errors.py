@@ -22,7 +22,12 @@ from llmbridge._errors import (
 )
 from llmbridge._messages import Message
 
-__all__ = ["interrupted_stream_error", "map_openai_error", "raised_mid_stream"]
+__all__ = [
+    "interrupted_stream_error",
+    "malformed_stream_error",
+    "map_openai_error",
+    "raised_mid_stream",
+]
 
 PROVIDER: Final = "openai"
 
@@ -128,4 +133,20 @@ def interrupted_stream_error(
         status_code=mapped.status_code,
         retryable=mapped.retryable,
         partial=partial,
+    )
+
+
+def malformed_stream_error(
+    exc: ValueError, *, secrets: Iterable[str | None] = ()
+) -> StreamInterruptedError:
+    """Return the ``StreamInterruptedError`` for stream data that is not JSON.
+
+    The SDK lets ``json.loads`` raise on such an event; the stream cannot go on. No HTTP status
+    applies and the failure is not retryable (the server sent what it meant to). Raise it
+    ``from exc``; the connector adds the ``partial`` message.
+    """
+    return StreamInterruptedError(
+        redact_secrets(f"the OpenAI stream sent malformed data ({exc})", secrets),
+        provider=PROVIDER,
+        retryable=False,
     )
