@@ -229,3 +229,17 @@ def test_repair_does_not_move_when_results_never_come() -> None:
     repaired = repair_tool_pairing(messages, agent_name=AGENT)
     assert list(repaired.messages) == messages
     assert repaired.notes == ()
+
+
+def test_repeated_id_in_one_call_message_waits_for_every_result() -> None:
+    calls = ToolCallMessage([call("now", "dup"), call("now", "dup")], AGENT)
+    results = [ToolCallResultMessage([result("now", "dup")]) for _ in range(2)]
+    messages = [calls, results[0], USER, results[1]]
+    repaired = repair_tool_pairing(messages, agent_name=AGENT)
+    assert list(repaired.messages) == [
+        ToolCallMessage([call("now", "dup"), call("now", "dup_1")], AGENT),
+        results[0],
+        ToolCallResultMessage([result("now", "dup_1")]),
+        USER,
+    ]
+    check_tool_pairing(messages, agent_name=AGENT)

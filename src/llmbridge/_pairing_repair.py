@@ -5,7 +5,7 @@ Used by ``_pairing`` only when its one-pass scan finds something to repair.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -130,7 +130,8 @@ def move_interruptions(
     out: list[Message] = []
     out_indices: list[int] = []
     notes: list[ConversionNote] = []
-    pending: set[str] = set()
+    # A count per id: a call message may repeat an id, and each repeat needs its own result.
+    pending: Counter[str] = Counter()
     call_index = 0
     deferred: list[tuple[Message, int]] = []
 
@@ -147,13 +148,10 @@ def move_interruptions(
             continue
         if kind is TurnKind.RESULT and pending:
             assert isinstance(message, ToolCallResultMessage)
-            pending.difference_update(
-                call_id
-                for call_id, call in zip(
-                    call_ids(message.tool_calls), message.tool_calls, strict=True
-                )
-                if call.result is not None
-            )
+            for call_id, call in zip(call_ids(message.tool_calls), message.tool_calls, strict=True):
+                if call.result is not None and pending[call_id] > 0:
+                    pending[call_id] -= 1
+            pending = +pending  # keep only the ids still waiting for a result
             out.append(message)
             out_indices.append(index)
             if not pending:
@@ -172,7 +170,7 @@ def move_interruptions(
             pending.clear()
         if kind is TurnKind.CALL:
             assert isinstance(message, ToolCallMessage)
-            pending = set(call_ids(message.tool_calls))
+            pending = Counter(call_ids(message.tool_calls))
             call_index = index
         out.append(message)
         out_indices.append(index)
