@@ -85,8 +85,8 @@ def arguments_json(tool_input: object) -> str:
     return json.dumps(tool_input, ensure_ascii=False)
 
 
-def partial_from_parts(parts: ReplyParts, *, agent_name: str) -> Message | None:
-    """What has been assembled so far, unchecked; ``None`` when nothing has arrived."""
+def _message_from_parts(parts: ReplyParts, agent_name: str, raw: Any) -> Message | None:
+    # The one place a reply's parts become a message, for the partial and the final reply alike.
     finish_reason = _finish_reason(parts.stop_reason)
     if parts.tool_calls:
         return ToolCallMessage(
@@ -96,6 +96,7 @@ def partial_from_parts(parts: ReplyParts, *, agent_name: str) -> Message | None:
             reasoning=parts.reasoning,
             usage=parts.usage,
             finish_reason=finish_reason,
+            raw=raw,
         )
     if parts.text or parts.reasoning:
         return TextMessage(
@@ -105,8 +106,14 @@ def partial_from_parts(parts: ReplyParts, *, agent_name: str) -> Message | None:
             reasoning=parts.reasoning,
             usage=parts.usage,
             finish_reason=finish_reason,
+            raw=raw,
         )
     return None
+
+
+def partial_from_parts(parts: ReplyParts, *, agent_name: str) -> Message | None:
+    """What has been assembled so far, unchecked; ``None`` when nothing has arrived."""
+    return _message_from_parts(parts, agent_name, None)
 
 
 def _finish_reason(stop_reason: str | None) -> str | None:
@@ -123,27 +130,10 @@ def reply_from_parts(parts: ReplyParts, *, agent_name: str, raw: Any) -> Message
         raise RefusalError(
             "the model refused to answer (stop_reason 'refusal')", refusal=parts.text, response=raw
         )
-    finish_reason = _finish_reason(parts.stop_reason)
-    if parts.tool_calls:
-        return ToolCallMessage(
-            parts.tool_calls,
-            agent_name,
-            content=parts.text or None,
-            reasoning=parts.reasoning,
-            usage=parts.usage,
-            finish_reason=finish_reason,
-            raw=raw,
-        )
-    if parts.text:
-        return TextMessage(
-            Role.ASSISTANT,
-            parts.text,
-            agent_name,
-            reasoning=parts.reasoning,
-            usage=parts.usage,
-            finish_reason=finish_reason,
-            raw=raw,
-        )
+    if parts.tool_calls or parts.text:
+        message = _message_from_parts(parts, agent_name, raw)
+        assert message is not None
+        return message
     raise EmptyResponseError(
         f"the reply holds neither text nor a tool call (stop_reason {parts.stop_reason!r})",
         response=raw,
