@@ -30,7 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--only", action="append", choices=_BENCHMARKS, help="repeatable")
     parser.add_argument("--messages", type=int, default=1000, help="conversation size")
     parser.add_argument("--min-time", type=float, default=0.2, help="seconds per timed run")
-    parser.add_argument("--repeats", type=int, default=5, help="timed runs; the best counts")
+    parser.add_argument("--repeats", type=int, default=7, help="timed runs; the best counts")
     parser.add_argument("--text-deltas", type=int, default=2000, help="text deltas per stream")
     parser.add_argument("--calls", type=int, default=3, help="parallel tool calls per stream")
     parser.add_argument("--fragments", type=int, default=500, help="fragments per call (>= 2)")

@@ -34,7 +34,7 @@ class Settings:
     """How long and how often to measure: each run >= ``min_time`` s, best of ``repeats``."""
 
     min_time: float = 0.2
-    repeats: int = 5
+    repeats: int = 7
 
 
 @dataclass(frozen=True, slots=True)
