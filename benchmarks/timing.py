@@ -4,7 +4,8 @@ Rules: a measurement is the best of ``repeats`` runs; each run loops the callabl
 to last at least ``min_time`` seconds (calibrated first, as ``timeit.Timer.autorange`` does);
 callables compared with each other have their runs taken in turn (round robin);
 the garbage collector is collected before and disabled during every run, for the library and
-the floor alike, so that a collection triggered by one measurement never lands in another.
+the floor alike, so that a collection triggered by one measurement never lands in another;
+objects alive before a measurement starts are frozen (``gc.freeze``) for its duration.
 """
 
 from __future__ import annotations
@@ -85,11 +86,18 @@ def best_times(calls: Mapping[str, Callable[[], object]], settings: Settings) ->
     Runs alternate between the callables (round robin), so that a slow spell of the machine
     (another process, a frequency change) weighs on all of them rather than on one.
     """
-    loops = {name: _calibrate(fn, settings.min_time) for name, fn in calls.items()}
-    best = dict.fromkeys(calls, math.inf)
-    for _ in range(max(settings.repeats, 1)):
-        for name, fn in calls.items():
-            best[name] = min(best[name], _run(fn, loops[name]) / loops[name])
+    # What is alive now (inputs, imported modules) is frozen out of the collector's reach, so
+    # the collection before each run only walks what the runs themselves left behind.
+    gc.collect()
+    gc.freeze()
+    try:
+        loops = {name: _calibrate(fn, settings.min_time) for name, fn in calls.items()}
+        best = dict.fromkeys(calls, math.inf)
+        for _ in range(max(settings.repeats, 1)):
+            for name, fn in calls.items():
+                best[name] = min(best[name], _run(fn, loops[name]) / loops[name])
+    finally:
+        gc.unfreeze()
     return {name: Timing(best[name], loops[name], settings.repeats) for name in calls}
 
 
