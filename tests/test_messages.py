@@ -108,6 +108,12 @@ class TestImageMessage:
         assert image.base64_data == b64(PNG)
         assert image.base64_data is image.base64_data
         assert image.data_url == f"data:image/png;base64,{b64(PNG)}"
+        assert image.data_url is image.data_url
+
+    def test_data_url_cached_without_filling_base64(self) -> None:
+        image = ImageMessage(Role.USER, data=PNG)
+        assert image.data_url is image.data_url
+        assert image.data_url.endswith(b64(PNG))
 
     @pytest.mark.parametrize(
         ("kwargs", "field"),

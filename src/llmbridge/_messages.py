@@ -64,9 +64,13 @@ Role.ASSISTANT = Role("assistant")
 Role.TOOL = Role("tool")
 
 
-def _set(obj: object, name: str, value: object) -> None:
-    # Frozen dataclasses are built once in __init__; this is the one sanctioned write.
-    object.__setattr__(obj, name, value)
+# Frozen dataclasses are built once in __init__; this is the one sanctioned write (bound once:
+# streams build a message per delta).
+_set: Final = object.__setattr__
+
+
+def _as_role(role: Role | str) -> Role:
+    return role if type(role) is Role else Role(role)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +212,7 @@ class TextMessage(Message):
             raise InvalidMessageError(
                 f"content must be a str, got {type(content).__name__}", field="content"
             )
-        _set(self, "role", Role(role))
+        _set(self, "role", _as_role(role))
         _set(self, "content", content)
         _set(self, "from_", from_)
         _set(self, "reasoning", _reasoning_tuple(reasoning))
@@ -238,6 +242,7 @@ class ImageMessage(Message):
     media_type: str | None
     detail: ImageDetail | None
     _base64: str | None = field(compare=False, repr=False, hash=False)
+    _data_url: str | None = field(compare=False, repr=False, hash=False)
 
     def __init__(
         self,
@@ -277,13 +282,14 @@ class ImageMessage(Message):
                 )
         elif media_type is not None:
             media_type = normalize_media_type(media_type)
-        _set(self, "role", Role(role))
+        _set(self, "role", _as_role(role))
         _set(self, "url", url)
         _set(self, "from_", from_)
         _set(self, "data", data)
         _set(self, "media_type", media_type)
         _set(self, "detail", detail)
         _set(self, "_base64", None)
+        _set(self, "_data_url", None)
 
     @property
     def base64_data(self) -> str | None:
@@ -296,10 +302,22 @@ class ImageMessage(Message):
 
     @property
     def data_url(self) -> str:
-        """The image as a URL: its ``url``, or a ``data:<media_type>;base64,...`` URL."""
+        """The image as a URL: its ``url``, or a ``data:<media_type>;base64,...`` URL.
+
+        Built once per image and cached, like ``base64_data``.
+        """
         if self.url is not None:
             return self.url
-        return f"data:{self.media_type};base64,{self.base64_data}"
+        if self._data_url is None:
+            # From the cached base64 when there is one; else straight from the bytes, so that
+            # an image sent only as a data URL is not held twice.
+            encoded = self._base64
+            if encoded is None:
+                assert self.data is not None
+                encoded = base64.b64encode(self.data).decode("ascii")
+            _set(self, "_data_url", f"data:{self.media_type};base64,{encoded}")
+        assert self._data_url is not None
+        return self._data_url
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -328,7 +346,7 @@ class MultiModalMessage(Message):
                     "ImageMessage are allowed",
                     field=f"content[{position}]",
                 )
-        _set(self, "role", Role(role))
+        _set(self, "role", _as_role(role))
         _set(self, "content", items)
         _set(self, "from_", from_)
 
@@ -437,7 +455,7 @@ class TextMessageUpdate(Message):
     from_: str | None
 
     def __init__(self, role: Role | str, content: str, from_: str | None = None) -> None:
-        _set(self, "role", Role(role))
+        _set(self, "role", _as_role(role))
         _set(self, "content", content)
         _set(self, "from_", from_)
 
