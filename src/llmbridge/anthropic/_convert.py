@@ -131,9 +131,10 @@ class Converter:
         blocks: list[Block] = []
         omitted: list[str] = []
         for item in reasoning:
-            if item.provider == PROVIDER and item.redacted_data is not None:
+            # Empty data or signature cannot be verified by the API: such blocks are omitted.
+            if item.provider == PROVIDER and item.redacted_data:
                 blocks.append({"type": "redacted_thinking", "data": item.redacted_data})
-            elif item.provider == PROVIDER and item.signature is not None:
+            elif item.provider == PROVIDER and item.signature:
                 blocks.append(
                     {"type": "thinking", "thinking": item.text, "signature": item.signature}
                 )
