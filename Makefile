@@ -32,8 +32,9 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
+# The long property runs (10,000 examples each); `make test` deselects them (pyproject addopts).
 fuzz: $(STAMP)
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/pytest -m fuzz -p no:randomly
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/pytest -m fuzz
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

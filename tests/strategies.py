@@ -140,3 +140,156 @@ messages: st.SearchStrategy[Message] = st.one_of(
         metadata=st.one_of(st.none(), st.dictionaries(st.text(max_size=5), st.integers())),
     ),
 )
+
+
+# -- conversations ---------------------------------------------------------------------------
+# Whole conversations for the agent named AGENT: odd sender and function names, empty and
+# whitespace text, images, parallel tool calls with and without ids (repeated across rounds),
+# missing results, reasoning from both providers. `conversations()` may break any rule;
+# `valid_conversations()` only what llmbridge repairs, so lenient conversion never raises.
+
+AGENT = "assistant"
+senders = st.sampled_from([None, AGENT, "critic", "Dr. Who?", "Zoë Smith", "a" * 70])
+other_senders = st.sampled_from([None, "critic", "Dr. Who?", "Zoë Smith", "a" * 70])
+odd_texts = st.one_of(
+    st.sampled_from(["", " ", "\n\t", "ok", "trailing ", "[x] y", "naïve — ☃"]),
+    st.text(max_size=20),
+)
+function_names = st.sampled_from(["get_weather", "now", "search-web", "web.search", "f" * 70])
+call_ids = st.sampled_from([None, None, "call_1", "call_2", "toolu_01", "fn.a:1", "x" * 50])
+object_arguments = st.sampled_from(["", "{}", '{"city": "Paris"}', '{"q": "x", "n": [1, 2.5]}'])
+any_arguments = st.one_of(object_arguments, st.sampled_from(["not json", "[1]", '"x"', "5"]))
+signed_reasoning = st.one_of(
+    st.builds(Reasoning, odd_texts, signature=st.just("sig"), provider=st.just("anthropic")),
+    st.builds(
+        Reasoning, st.just(""), redacted_data=st.just("opaque=="), provider=st.just("anthropic")
+    ),
+    st.builds(Reasoning, odd_texts, provider=st.sampled_from(["openai", None])),
+)
+reasoning_lists = st.lists(signed_reasoning, max_size=2)
+sendable_images = st.one_of(
+    st.builds(ImageMessage, st.just(Role.USER), st.just("https://images.example.test/a.png")),
+    st.builds(
+        ImageMessage, st.just(Role.USER), data=image_bytes, detail=st.sampled_from([None, "low"])
+    ),
+)
+raw_envelopes = st.sampled_from(
+    [
+        MessageEnvelope({"role": "user", "content": "raw"}),
+        MessageEnvelope({"role": "system", "content": "raw system"}),
+        MessageEnvelope({"role": "assistant", "content": "raw answer"}),
+    ]
+)
+
+
+def _with_sender(image: ImageMessage, sender: str | None) -> ImageMessage:
+    if image.url is not None:
+        return ImageMessage(image.role, image.url, sender, detail=image.detail)
+    return ImageMessage(image.role, None, sender, data=image.data, detail=image.detail)
+
+
+@st.composite
+def sendable_messages(draw: st.DrawFn) -> Message:
+    """One message that converts for both providers (lenient), outside any tool round."""
+    kind = draw(st.sampled_from(["text", "text", "image", "multimodal", "other_aggregate"]))
+    if kind == "text":
+        role = draw(st.sampled_from([Role.SYSTEM, Role.USER, Role.ASSISTANT]))
+        reasoning = draw(reasoning_lists)
+        return TextMessage(role, draw(odd_texts), draw(senders), reasoning=reasoning)
+    if kind == "image":
+        return _with_sender(draw(sendable_images), draw(other_senders))
+    if kind == "multimodal":
+        parts = st.one_of(odd_texts.map(lambda t: TextMessage(Role.USER, t)), sendable_images)
+        items = draw(st.lists(parts, min_size=1, max_size=3))
+        return MultiModalMessage(Role.USER, items, draw(other_senders))
+    calls = draw(
+        st.lists(st.builds(ToolCall, function_names, any_arguments), min_size=1, max_size=2)
+    )
+    answered = [
+        ToolCall(c.function_name, c.function_arguments, result=draw(odd_texts)) for c in calls
+    ]
+    return ToolCallAggregateMessage(
+        ToolCallMessage(calls, "critic"), ToolCallResultMessage(answered, "critic"), "critic"
+    )
+
+
+@st.composite
+def interruptions(draw: st.DrawFn) -> list[Message]:
+    """Messages that may sit between calls and their results (moved after them)."""
+    pool = st.one_of(
+        st.builds(TextMessage, st.sampled_from([Role.USER, Role.SYSTEM]), odd_texts, other_senders),
+        st.builds(_with_sender, sendable_images, other_senders),
+    )
+    return draw(st.lists(pool, max_size=1))
+
+
+@st.composite
+def tool_rounds(draw: st.DrawFn, *, valid: bool) -> list[Message]:
+    """The agent's parallel calls and their results, maybe split, interrupted or aggregated.
+
+    Invalid rounds may leave results missing (``None``) or give non-object arguments.
+    """
+    arguments = object_arguments if valid else any_arguments
+    calls = draw(
+        st.lists(
+            st.builds(ToolCall, function_names, arguments, tool_call_id=call_ids),
+            min_size=1,
+            max_size=3,
+        )
+    )
+    results = [
+        ToolCall(
+            call.function_name,
+            call.function_arguments,
+            tool_call_id=call.tool_call_id,
+            result=draw(odd_texts if valid else st.one_of(odd_texts, st.none())),
+            is_error=draw(st.booleans()),
+        )
+        for call in calls
+    ]
+    sender = draw(st.sampled_from([None, AGENT]))
+    call_message = ToolCallMessage(
+        calls, sender, content=draw(st.none() | odd_texts), reasoning=draw(reasoning_lists)
+    )
+    if draw(st.booleans()):
+        return [ToolCallAggregateMessage(call_message, ToolCallResultMessage(results), sender)]
+    # Results split over two messages only when every call has an id: the fallback id of a
+    # call without one is its position, which must be the same in calls and results.
+    whole = not all(call.tool_call_id for call in calls)
+    split = len(results) if whole else draw(st.integers(0, len(results)))
+    parts = [results[:split], results[split:]]
+    result_messages = [
+        ToolCallResultMessage(part, draw(st.sampled_from([None, "tools"])))
+        for part in parts
+        if part
+    ]
+    return [call_message, *draw(interruptions()), *result_messages]
+
+
+@st.composite
+def valid_conversations(draw: st.DrawFn, *, envelopes: bool = False) -> list[Message]:
+    """A conversation lenient conversion accepts for both providers; it starts with user text."""
+    singles = st.one_of(sendable_messages(), raw_envelopes) if envelopes else sendable_messages()
+    parts = draw(
+        st.lists(st.one_of(singles.map(lambda m: [m]), tool_rounds(valid=True)), max_size=6)
+    )
+    return [TextMessage(Role.USER, "Start."), *(message for part in parts for message in part)]
+
+
+@st.composite
+def conversations(draw: st.DrawFn, *, envelopes: bool = False) -> list[Message]:
+    """Any conversation: every message type, rule breakers included; starts with user text."""
+    singles = st.one_of(
+        messages.filter(lambda m: not isinstance(m, MessageEnvelope)),
+        st.just(MessageEnvelope("not a provider message")),
+        *([raw_envelopes] if envelopes else []),
+    )
+    parts = draw(
+        st.lists(
+            st.one_of(
+                singles.map(lambda m: [m]), tool_rounds(valid=False), tool_rounds(valid=True)
+            ),
+            max_size=6,
+        )
+    )
+    return [TextMessage(Role.USER, "Start."), *(message for part in parts for message in part)]

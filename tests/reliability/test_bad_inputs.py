@@ -11,8 +11,10 @@ from __future__ import annotations
 import base64
 import inspect
 import json
+import re
 import struct
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -846,3 +848,22 @@ async def test_bad_input(case: Callable[[], Any]) -> None:
     outcome = case()
     if inspect.isawaitable(outcome):
         await outcome
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def readme_section() -> str:
+    text = README.read_text(encoding="utf-8")
+    return text.split("\n## Rules for bad input\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_table_has_one_row_per_case() -> None:
+    rows = [int(match) for match in re.findall(r"^\| (\d+) \|", readme_section(), re.M)]
+    assert rows == list(range(1, 51))
+
+
+def test_the_readme_snippet_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    (code,) = re.findall(r"```python\n(.*?)```", readme_section(), re.S)
+    exec(compile(code, "README.md: Rules for bad input", "exec"), {"__name__": "readme"})
+    assert capsys.readouterr().out.split() == ["0", "data", "5242880", "1"]
