@@ -578,6 +578,8 @@ def _row32(p: Provider) -> None:
     thoughts = [
         Reasoning("plan", signature="sig", provider="anthropic"),
         Reasoning("other", provider="openai"),
+        Reasoning("unverifiable", signature="", provider="anthropic"),
+        Reasoning("", redacted_data="", provider="anthropic"),
     ]
     messages = [USER, calls(call("c1"), reasoning=thoughts), results(answer("c1"))]
     turn = per(
