@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Final, cast
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import Message, ToolCallAggregateMessage, ToolCallResultMessage
+from llmbridge._messages import Message, ToolCall, ToolCallAggregateMessage, ToolCallResultMessage
 from llmbridge._notes import ConversionNote
 from llmbridge._pairing_repair import move_interruptions, rewrite_ids
 from llmbridge._tool_calls import call_ids, tool_call_id_or_fallback
@@ -76,12 +76,6 @@ def _bad_result(call_id: str, answered: bool, index: int) -> InvalidMessageError
     return InvalidMessageError(reason, index=index, field="tool_calls")
 
 
-def _needs_new_ids(ids: list[str], group: set[str], used: set[str], max_length: int | None) -> bool:
-    if len(group) < len(ids) or not used.isdisjoint(group):
-        return True
-    return max_length is not None and bool(ids) and max(map(len, ids)) > max_length
-
-
 def _scan(
     messages: Sequence[Message],
     indices: Sequence[int] | None,
@@ -95,11 +89,11 @@ def _scan(
     With ``repairs``, raise ``_NEEDS_REPAIR`` where a repair would apply before any violation:
     repairs only change what follows that point, so a violation found first stands.
     """
-    # This runs on every request: one pass, set operations, no per-message allocation
-    # beyond the ids of tool calls.
+    # This runs on every request: one pass, no per-message allocation beyond a set per call
+    # message; the ordered ids of a call are rebuilt only to word an error.
     pending: set[str] = set()
     group: set[str] = set()
-    ids: list[str] = []
+    calls: Sequence[ToolCall] = ()
     call_index = 0
     used: set[str] = set()
     for position, message in enumerate(messages):
@@ -108,7 +102,7 @@ def _scan(
             if pending:
                 if repairs and kind is MOVABLE:
                     raise _NEEDS_REPAIR
-                return _unanswered(ids, pending, call_index)
+                return _unanswered(call_ids(calls), pending, call_index)
             group = _NO_GROUP
             continue
         if kind is OPAQUE:
@@ -117,12 +111,19 @@ def _scan(
             results = cast(ToolCallResultMessage, message)
         else:  # a call, alone or with its results
             if pending:
-                return _unanswered(ids, pending, call_index)
-            ids = call_ids(message.get_tool_calls() or ())
-            group = set(ids)
-            if repairs:
-                if _needs_new_ids(ids, group, used, max_id_length):
+                return _unanswered(call_ids(calls), pending, call_index)
+            calls = message.get_tool_calls() or ()
+            group = set()
+            for call_position, call in enumerate(calls):
+                call_id = call.tool_call_id or tool_call_id_or_fallback(call, call_position)
+                if repairs and (
+                    call_id in used
+                    or call_id in group
+                    or (max_id_length is not None and len(call_id) > max_id_length)
+                ):
                     raise _NEEDS_REPAIR
+                group.add(call_id)
+            if repairs:
                 used |= group
             pending = set(group)
             call_index = position if indices is None else indices[position]
@@ -138,7 +139,7 @@ def _scan(
             else:
                 index = position if indices is None else indices[position]
                 return _bad_result(call_id, call_id in group, index)
-    return _unanswered(ids, pending, call_index) if pending else None
+    return _unanswered(call_ids(calls), pending, call_index) if pending else None
 
 
 def repair_tool_pairing(

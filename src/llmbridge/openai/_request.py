@@ -83,12 +83,17 @@ class _Converter:
         # A name repeats on most messages of a conversation: sanitize each one once.
         self.names: dict[str, str] = {}
 
+    def _sanitized(self, text: str) -> str:
+        # Senders and function names repeat on most messages: check each distinct one once.
+        cleaned = self.names.get(text)
+        if cleaned is None:
+            cleaned = text if NAME_PATTERN.match(text) else sanitize_identifier(text)
+            self.names[text] = cleaned
+        return cleaned
+
     def name(self, sender: str, index: int) -> str:
         """The ``name`` field for ``sender``, sanitized to ``^[a-zA-Z0-9_-]{1,64}$`` (noted)."""
-        cleaned = self.names.get(sender)
-        if cleaned is None:
-            cleaned = sender if NAME_PATTERN.match(sender) else sanitize_identifier(sender)
-            self.names[sender] = cleaned
+        cleaned = self._sanitized(sender)
         if cleaned != sender:
             self.recorder.note(
                 index,
@@ -100,15 +105,15 @@ class _Converter:
 
     def function_name(self, name: str, index: int, position: int) -> str:
         """A history call's function name, sanitized to the pattern tools must match (noted)."""
-        if NAME_PATTERN.match(name):
-            return name
-        cleaned = sanitize_identifier(name)
-        self.recorder.note(
-            index,
-            "renamed",
-            f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed {cleaned!r}",
-            field=f"tool_calls[{position}].function_name",
-        )
+        cleaned = self._sanitized(name)
+        if cleaned != name:
+            self.recorder.note(
+                index,
+                "renamed",
+                f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed "
+                f"{cleaned!r}",
+                field=f"tool_calls[{position}].function_name",
+            )
         return cleaned
 
     def image_part(
