@@ -50,14 +50,6 @@ OPAQUE: Final = TurnKind.OPAQUE
 _SYSTEM: Final = str(Role.SYSTEM)
 _ASSISTANT_ROLE: Final = str(Role.ASSISTANT)
 
-# Kinds that do not depend on the sender: looked up by exact type on the hot path.
-_FIXED: Final[dict[type, TurnKind]] = {
-    ToolCallResultMessage: TurnKind.RESULT,
-    ImageMessage: TurnKind.MOVABLE,
-    MultiModalMessage: TurnKind.MOVABLE,
-}
-
-
 # Raw provider messages (envelopes of dicts) with these roles do not become assistant turns.
 _RAW_MOVABLE_ROLES: Final = frozenset({"user", "system", "developer"})
 
@@ -80,36 +72,21 @@ def _raw_turn(payload: dict[Any, Any]) -> TurnKind:
     return MOVABLE
 
 
-def _text_turn(role: str, from_: str | None, agent_name: str) -> TurnKind:
-    if role != _SYSTEM and (from_ == agent_name or (from_ is None and role == _ASSISTANT_ROLE)):
-        return ASSISTANT
-    return MOVABLE
-
-
 def turn_kind(message: Message, agent_name: str) -> TurnKind:
     """Classify ``message`` as the pairing step sees it, for the agent named ``agent_name``."""
-    # Exact-type checks first: this runs for every message of every request.
-    if type(message) is TextMessage:
-        return _text_turn(message.role, message.from_, agent_name)
-    if type(message) is ToolCallMessage:
+    # This runs for every message of every request: the common types first, no helper calls.
+    if isinstance(message, TextMessage):
+        role, from_ = message.role, message.from_
+        if role != _SYSTEM and (from_ == agent_name or (from_ is None and role == _ASSISTANT_ROLE)):
+            return ASSISTANT
+        return MOVABLE
+    if isinstance(message, ToolCallMessage):
         return CALL if message.from_ is None or message.from_ == agent_name else OPAQUE
-    fixed = _FIXED.get(type(message))
-    if fixed is not None:
-        return fixed
-    return _turn_kind_by_pattern(message, agent_name)
-
-
-def _turn_kind_by_pattern(message: Message, agent_name: str) -> TurnKind:
-    # Subclasses of the neutral types, and the sender-dependent aggregate.
+    if isinstance(message, ToolCallResultMessage):
+        return RESULT
     match message:
-        case TextMessage(role=role, from_=from_):
-            return _text_turn(role, from_, agent_name)
-        case ToolCallMessage(from_=from_):
-            return CALL if from_ is None or from_ == agent_name else OPAQUE
         case ToolCallAggregateMessage(from_=from_):
             return AGGREGATE if from_ is None or from_ == agent_name else MOVABLE
-        case ToolCallResultMessage():
-            return RESULT
         case ImageMessage() | MultiModalMessage():
             return MOVABLE
         case MessageEnvelope(content=dict() as payload):
