@@ -108,7 +108,7 @@ result_messages = st.builds(
     ToolCallResultMessage, st.lists(tool_calls, min_size=1, max_size=3), names
 )
 
-messages: st.SearchStrategy[Message] = st.one_of(
+neutral_messages: st.SearchStrategy[Message] = st.one_of(
     text_messages,
     images,
     st.builds(
@@ -130,6 +130,10 @@ messages: st.SearchStrategy[Message] = st.one_of(
         index=st.integers(0, 5),
         tool_call_id=optional_ids,
     ),
+)
+"""Every neutral message type but ``MessageEnvelope``."""
+messages: st.SearchStrategy[Message] = st.one_of(
+    neutral_messages,
     st.builds(
         MessageEnvelope,
         st.one_of(
@@ -280,7 +284,7 @@ def valid_conversations(draw: st.DrawFn, *, envelopes: bool = False) -> list[Mes
 def conversations(draw: st.DrawFn, *, envelopes: bool = False) -> list[Message]:
     """Any conversation: every message type, rule breakers included; starts with user text."""
     singles = st.one_of(
-        messages.filter(lambda m: not isinstance(m, MessageEnvelope)),
+        neutral_messages,
         st.just(MessageEnvelope("not a provider message")),
         *([raw_envelopes] if envelopes else []),
     )

@@ -199,8 +199,8 @@ def tool_stream(partial_json: list[str], stop_reason: str) -> list[dict[str, Any
     events = anthropic_stream_events(body)
     start = next(i for i, e in enumerate(events) if e["type"] == "content_block_start")
     deltas = [
-        {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", **p}}
-        for p in ({"partial_json": piece} for piece in partial_json)
+        {"type": "content_block_delta", "index": 0, "delta": delta}
+        for delta in ({"type": "input_json_delta", "partial_json": p} for p in partial_json)
     ]
     return events[: start + 1] + deltas + events[start + 1 :]
 

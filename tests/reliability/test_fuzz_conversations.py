@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmbridge import InvalidMessageError, Message, UnsupportedMessageError
-from tests.reliability.helpers import Provider, check_wire, convert
+from tests.reliability.helpers import PROVIDERS, Provider, check_wire, convert
 from tests.strategies import conversations, valid_conversations
 
 SHORT = settings(max_examples=40)
@@ -54,43 +54,33 @@ def valid_case(provider: Provider) -> st.SearchStrategy[list[Message]]:
     return valid_conversations(envelopes=ENVELOPES[provider])
 
 
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("provider", PROVIDERS)
+@SHORT
+@given(data=st.data())
 def test_any_conversation_converts_to_a_valid_payload_or_a_documented_error(
-    provider: Provider,
+    provider: Provider, data: st.DataObject
 ) -> None:
-    @SHORT
-    @given(any_case(provider), st.booleans())
-    def run(messages: list[Message], strict_mode: bool) -> None:
-        check_any(provider, messages, strict_mode)
-
-    run()
+    check_any(provider, data.draw(any_case(provider)), data.draw(st.booleans()))
 
 
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_lenient_conversion_of_a_valid_conversation_never_raises(provider: Provider) -> None:
-    @SHORT
-    @given(valid_case(provider))
-    def run(messages: list[Message]) -> None:
-        check_valid(provider, messages)
-
-    run()
+@pytest.mark.parametrize("provider", PROVIDERS)
+@SHORT
+@given(data=st.data())
+def test_lenient_conversion_of_a_valid_conversation_never_raises(
+    provider: Provider, data: st.DataObject
+) -> None:
+    check_valid(provider, data.draw(valid_case(provider)))
 
 
 @pytest.mark.fuzz
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_any_conversation_fuzz(provider: Provider) -> None:
-    @given(any_case(provider), st.booleans())
-    def run(messages: list[Message], strict_mode: bool) -> None:
-        check_any(provider, messages, strict_mode)
-
-    run()
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(data=st.data())
+def test_any_conversation_fuzz(provider: Provider, data: st.DataObject) -> None:
+    check_any(provider, data.draw(any_case(provider)), data.draw(st.booleans()))
 
 
 @pytest.mark.fuzz
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_valid_conversation_fuzz(provider: Provider) -> None:
-    @given(valid_case(provider))
-    def run(messages: list[Message]) -> None:
-        check_valid(provider, messages)
-
-    run()
+@pytest.mark.parametrize("provider", PROVIDERS)
+@given(data=st.data())
+def test_valid_conversation_fuzz(provider: Provider, data: st.DataObject) -> None:
+    check_valid(provider, data.draw(valid_case(provider)))
