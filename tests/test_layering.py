@@ -62,9 +62,16 @@ def test_core_modules_import_no_provider(path: Path) -> None:
         )
 
 
-@pytest.mark.parametrize("name", ["_errors.py", "_messages.py", "_image_data.py"])
+@pytest.mark.parametrize(
+    "name", ["_errors.py", "_messages.py", "_message_parts.py", "_image_data.py"]
+)
 def test_foundations_import_nothing_of_ours_but_each_other(name: str) -> None:
-    allowed = {"llmbridge._errors", "llmbridge._messages", "llmbridge._image_data"}
+    allowed = {
+        "llmbridge._errors",
+        "llmbridge._messages",
+        "llmbridge._message_parts",
+        "llmbridge._image_data",
+    }
     ours = {m for m in _imported_roots(SRC / name) if m.startswith("llmbridge")}
     assert ours <= allowed
 

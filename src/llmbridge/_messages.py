@@ -5,12 +5,20 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic, Literal, TypeVar
-
-import pydantic_core
+from typing import Any, Final, Generic, Literal, TypeVar
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._image_data import normalize_media_type, parse_data_url, sniff_image_type
+from llmbridge._message_parts import (
+    Message,
+    Reasoning,
+    Role,
+    ToolCall,
+    Usage,
+    as_role,
+    reasoning_tuple,
+    set_field,
+)
 
 __all__ = [
     "UPDATE_TYPES",
@@ -39,147 +47,6 @@ FinishReason = str
 the provider's raw string for anything else."""
 ImageDetail = Literal["auto", "low", "high"]
 _DETAILS: Final = frozenset({"auto", "low", "high"})
-
-
-class Role(str):
-    """The role of a message's author; extensible, equal by value to its plain string.
-
-    ``Role.SYSTEM``, ``Role.USER``, ``Role.ASSISTANT`` and ``Role.TOOL`` are the known roles;
-    ``Role("critic")`` makes another. ``Role.USER == "user"`` holds.
-    """
-
-    __slots__ = ()
-    SYSTEM: ClassVar[Role]
-    USER: ClassVar[Role]
-    ASSISTANT: ClassVar[Role]
-    TOOL: ClassVar[Role]
-
-    def __repr__(self) -> str:
-        return f"Role({str.__repr__(self)})"
-
-
-Role.SYSTEM = Role("system")
-Role.USER = Role("user")
-Role.ASSISTANT = Role("assistant")
-Role.TOOL = Role("tool")
-
-
-# Frozen dataclasses are built once in __init__; this is the one sanctioned write (bound once:
-# streams build a message per delta).
-_set: Final = object.__setattr__
-
-
-def _as_role(role: Role | str) -> Role:
-    return role if type(role) is Role else Role(role)
-
-
-@dataclass(frozen=True, slots=True)
-class Reasoning:
-    """Model reasoning attached to a reply.
-
-    ``signature`` and ``redacted_data`` are opaque to llmbridge and are only ever sent back to
-    the ``provider`` that produced them.
-    """
-
-    text: str
-    signature: str | None = field(default=None, kw_only=True)
-    redacted_data: str | None = field(default=None, kw_only=True)
-    provider: str | None = field(default=None, kw_only=True)
-
-
-@dataclass(frozen=True, slots=True)
-class Usage:
-    """Token counts of one completion.
-
-    ``input_tokens`` counts every input token, cached ones included; ``cache_read_tokens`` and
-    ``cache_write_tokens`` are subsets of it.
-    """
-
-    input_tokens: int
-    output_tokens: int
-    cache_read_tokens: int | None = field(default=None, kw_only=True)
-    cache_write_tokens: int | None = field(default=None, kw_only=True)
-    reasoning_tokens: int | None = field(default=None, kw_only=True)
-
-    @property
-    def total_tokens(self) -> int:
-        """``input_tokens + output_tokens``."""
-        return self.input_tokens + self.output_tokens
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCall:
-    """One function call requested by a model, and (on result messages) its result.
-
-    ``function_arguments`` is the JSON text the model produced, kept verbatim even when invalid.
-    Arguments or a result given as something other than text (a dict, a list, a number) are
-    JSON-serialized, as ``FunctionCallMiddleware`` serializes results. Raises
-    ``InvalidMessageError`` for a value that cannot be serialized and for a ``function_name``
-    that is not a ``str``.
-    """
-
-    function_name: str
-    function_arguments: str
-    tool_call_id: str | None = field(default=None, kw_only=True)
-    result: str | None = field(default=None, kw_only=True)
-    is_error: bool = field(default=False, kw_only=True)
-
-    def __post_init__(self) -> None:
-        # Text is the normal case and costs two type checks; anything else is a caller's
-        # mistake (a dict result, parsed arguments) repaired once here, not in every provider.
-        if type(self.function_arguments) is not str or (
-            self.result is not None and type(self.result) is not str
-        ):
-            arguments = _as_text(self.function_arguments, "function_arguments")
-            _set(self, "function_arguments", arguments)
-            if self.result is not None:
-                _set(self, "result", _as_text(self.result, "result"))
-        if not isinstance(self.function_name, str):
-            raise InvalidMessageError(
-                f"function_name must be a str, got {type(self.function_name).__name__}",
-                field="function_name",
-            )
-
-
-def _as_text(value: object, field_name: str) -> str:
-    """``value`` as text: a ``str`` as is, anything else JSON-serialized (as tool results are)."""
-    if isinstance(value, str):
-        return str(value)
-    try:
-        return pydantic_core.to_json(value).decode()
-    except pydantic_core.PydanticSerializationError as exc:
-        raise InvalidMessageError(
-            f"{field_name} must be text or JSON-serializable, got {type(value).__name__} ({exc})",
-            field=field_name,
-        ) from None
-
-
-class Message:
-    """Base class of every neutral message.
-
-    ``from_`` is the sender's agent name (``None``: the caller, or unknown).
-    """
-
-    __slots__ = ()
-    from_: str | None
-
-    def get_content(self) -> str | None:
-        """The message's text, or ``None`` for messages that carry none."""
-        return None
-
-    def get_tool_calls(self) -> list[ToolCall] | None:
-        """The tool calls the message carries, or ``None``."""
-        return None
-
-
-def _reasoning_tuple(reasoning: Sequence[Reasoning]) -> tuple[Reasoning, ...]:
-    items = tuple(reasoning)
-    for item in items:
-        if not isinstance(item, Reasoning):
-            raise InvalidMessageError(
-                f"expected Reasoning items, got {type(item).__name__}", field="reasoning"
-            )
-    return items
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -212,13 +79,13 @@ class TextMessage(Message):
             raise InvalidMessageError(
                 f"content must be a str, got {type(content).__name__}", field="content"
             )
-        _set(self, "role", _as_role(role))
-        _set(self, "content", content)
-        _set(self, "from_", from_)
-        _set(self, "reasoning", _reasoning_tuple(reasoning))
-        _set(self, "usage", usage)
-        _set(self, "finish_reason", finish_reason)
-        _set(self, "raw", raw)
+        set_field(self, "role", as_role(role))
+        set_field(self, "content", content)
+        set_field(self, "from_", from_)
+        set_field(self, "reasoning", reasoning_tuple(reasoning))
+        set_field(self, "usage", usage)
+        set_field(self, "finish_reason", finish_reason)
+        set_field(self, "raw", raw)
 
     def get_content(self) -> str | None:
         return self.content
@@ -282,14 +149,14 @@ class ImageMessage(Message):
                 )
         elif media_type is not None:
             media_type = normalize_media_type(media_type)
-        _set(self, "role", _as_role(role))
-        _set(self, "url", url)
-        _set(self, "from_", from_)
-        _set(self, "data", data)
-        _set(self, "media_type", media_type)
-        _set(self, "detail", detail)
-        _set(self, "_base64", None)
-        _set(self, "_data_url", None)
+        set_field(self, "role", as_role(role))
+        set_field(self, "url", url)
+        set_field(self, "from_", from_)
+        set_field(self, "data", data)
+        set_field(self, "media_type", media_type)
+        set_field(self, "detail", detail)
+        set_field(self, "_base64", None)
+        set_field(self, "_data_url", None)
 
     @property
     def base64_data(self) -> str | None:
@@ -297,7 +164,7 @@ class ImageMessage(Message):
         if self.data is None:
             return None
         if self._base64 is None:
-            _set(self, "_base64", base64.b64encode(self.data).decode("ascii"))
+            set_field(self, "_base64", base64.b64encode(self.data).decode("ascii"))
         return self._base64
 
     @property
@@ -315,7 +182,7 @@ class ImageMessage(Message):
             if encoded is None:
                 assert self.data is not None
                 encoded = base64.b64encode(self.data).decode("ascii")
-            _set(self, "_data_url", f"data:{self.media_type};base64,{encoded}")
+            set_field(self, "_data_url", f"data:{self.media_type};base64,{encoded}")
         assert self._data_url is not None
         return self._data_url
 
@@ -346,9 +213,9 @@ class MultiModalMessage(Message):
                     "ImageMessage are allowed",
                     field=f"content[{position}]",
                 )
-        _set(self, "role", _as_role(role))
-        _set(self, "content", items)
-        _set(self, "from_", from_)
+        set_field(self, "role", as_role(role))
+        set_field(self, "content", items)
+        set_field(self, "from_", from_)
 
 
 def _tool_call_tuple(tool_calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
@@ -385,13 +252,13 @@ class ToolCallMessage(Message):
         finish_reason: FinishReason | None = None,
         raw: Any = None,
     ) -> None:
-        _set(self, "tool_calls", _tool_call_tuple(tool_calls))
-        _set(self, "from_", from_)
-        _set(self, "content", content)
-        _set(self, "reasoning", _reasoning_tuple(reasoning))
-        _set(self, "usage", usage)
-        _set(self, "finish_reason", finish_reason)
-        _set(self, "raw", raw)
+        set_field(self, "tool_calls", _tool_call_tuple(tool_calls))
+        set_field(self, "from_", from_)
+        set_field(self, "content", content)
+        set_field(self, "reasoning", reasoning_tuple(reasoning))
+        set_field(self, "usage", usage)
+        set_field(self, "finish_reason", finish_reason)
+        set_field(self, "raw", raw)
 
     def get_content(self) -> str | None:
         return self.content
@@ -413,8 +280,8 @@ class ToolCallResultMessage(Message):
     from_: str | None
 
     def __init__(self, tool_calls: Sequence[ToolCall], from_: str | None = None) -> None:
-        _set(self, "tool_calls", _tool_call_tuple(tool_calls))
-        _set(self, "from_", from_)
+        set_field(self, "tool_calls", _tool_call_tuple(tool_calls))
+        set_field(self, "from_", from_)
 
     def get_content(self) -> str | None:
         return _join_results(self.tool_calls)
@@ -455,9 +322,9 @@ class TextMessageUpdate(Message):
     from_: str | None
 
     def __init__(self, role: Role | str, content: str, from_: str | None = None) -> None:
-        _set(self, "role", _as_role(role))
-        _set(self, "content", content)
-        _set(self, "from_", from_)
+        set_field(self, "role", as_role(role))
+        set_field(self, "content", content)
+        set_field(self, "from_", from_)
 
     def get_content(self) -> str | None:
         return self.content
@@ -503,9 +370,9 @@ class MessageEnvelope(Message, Generic[T]):
     def __init__(
         self, content: T, from_: str | None = None, *, metadata: Mapping[str, Any] | None = None
     ) -> None:
-        _set(self, "content", content)
-        _set(self, "from_", from_)
-        _set(self, "metadata", dict(metadata) if metadata else {})
+        set_field(self, "content", content)
+        set_field(self, "from_", from_)
+        set_field(self, "metadata", dict(metadata) if metadata else {})
 
 
 UPDATE_TYPES: Final[tuple[type[Message], ...]] = (

@@ -1,0 +1,164 @@
+"""What neutral messages are made of: ``Role``, ``Reasoning``, ``Usage``, ``ToolCall``, and the
+``Message`` base class (with the construction helpers the message types share)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar, Final
+
+import pydantic_core
+
+from llmbridge._errors import InvalidMessageError
+
+__all__ = [
+    "Message",
+    "Reasoning",
+    "Role",
+    "ToolCall",
+    "Usage",
+    "as_role",
+    "reasoning_tuple",
+    "set_field",
+]
+
+
+class Role(str):
+    """The role of a message's author; extensible, equal by value to its plain string.
+
+    ``Role.SYSTEM``, ``Role.USER``, ``Role.ASSISTANT`` and ``Role.TOOL`` are the known roles;
+    ``Role("critic")`` makes another. ``Role.USER == "user"`` holds.
+    """
+
+    __slots__ = ()
+    SYSTEM: ClassVar[Role]
+    USER: ClassVar[Role]
+    ASSISTANT: ClassVar[Role]
+    TOOL: ClassVar[Role]
+
+    def __repr__(self) -> str:
+        return f"Role({str.__repr__(self)})"
+
+
+Role.SYSTEM = Role("system")
+Role.USER = Role("user")
+Role.ASSISTANT = Role("assistant")
+Role.TOOL = Role("tool")
+
+
+# Frozen dataclasses are built once in __init__; this is the one sanctioned write (bound once:
+# streams build a message per delta).
+set_field: Final = object.__setattr__
+
+
+def as_role(role: Role | str) -> Role:
+    return role if type(role) is Role else Role(role)
+
+
+@dataclass(frozen=True, slots=True)
+class Reasoning:
+    """Model reasoning attached to a reply.
+
+    ``signature`` and ``redacted_data`` are opaque to llmbridge and are only ever sent back to
+    the ``provider`` that produced them.
+    """
+
+    text: str
+    signature: str | None = field(default=None, kw_only=True)
+    redacted_data: str | None = field(default=None, kw_only=True)
+    provider: str | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts of one completion.
+
+    ``input_tokens`` counts every input token, cached ones included; ``cache_read_tokens`` and
+    ``cache_write_tokens`` are subsets of it.
+    """
+
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int | None = field(default=None, kw_only=True)
+    cache_write_tokens: int | None = field(default=None, kw_only=True)
+    reasoning_tokens: int | None = field(default=None, kw_only=True)
+
+    @property
+    def total_tokens(self) -> int:
+        """``input_tokens + output_tokens``."""
+        return self.input_tokens + self.output_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One function call requested by a model, and (on result messages) its result.
+
+    ``function_arguments`` is the JSON text the model produced, kept verbatim even when invalid.
+    Arguments or a result given as something other than text (a dict, a list, a number) are
+    JSON-serialized, as ``FunctionCallMiddleware`` serializes results. Raises
+    ``InvalidMessageError`` for a value that cannot be serialized and for a ``function_name``
+    that is not a ``str``.
+    """
+
+    function_name: str
+    function_arguments: str
+    tool_call_id: str | None = field(default=None, kw_only=True)
+    result: str | None = field(default=None, kw_only=True)
+    is_error: bool = field(default=False, kw_only=True)
+
+    def __post_init__(self) -> None:
+        # Text is the normal case and costs two type checks; anything else is a caller's
+        # mistake (a dict result, parsed arguments) repaired once here, not in every provider.
+        if type(self.function_arguments) is not str or (
+            self.result is not None and type(self.result) is not str
+        ):
+            arguments = _as_text(self.function_arguments, "function_arguments")
+            set_field(self, "function_arguments", arguments)
+            if self.result is not None:
+                set_field(self, "result", _as_text(self.result, "result"))
+        if not isinstance(self.function_name, str):
+            raise InvalidMessageError(
+                f"function_name must be a str, got {type(self.function_name).__name__}",
+                field="function_name",
+            )
+
+
+def _as_text(value: object, field_name: str) -> str:
+    """``value`` as text: a ``str`` as is, anything else JSON-serialized (as tool results are)."""
+    if isinstance(value, str):
+        return str(value)
+    try:
+        return pydantic_core.to_json(value).decode()
+    except pydantic_core.PydanticSerializationError as exc:
+        raise InvalidMessageError(
+            f"{field_name} must be text or JSON-serializable, got {type(value).__name__} ({exc})",
+            field=field_name,
+        ) from None
+
+
+class Message:
+    """Base class of every neutral message.
+
+    ``from_`` is the sender's agent name (``None``: the caller, or unknown).
+    """
+
+    __slots__ = ()
+    from_: str | None
+
+    def get_content(self) -> str | None:
+        """The message's text, or ``None`` for messages that carry none."""
+        return None
+
+    def get_tool_calls(self) -> list[ToolCall] | None:
+        """The tool calls the message carries, or ``None``."""
+        return None
+
+
+def reasoning_tuple(reasoning: Sequence[Reasoning]) -> tuple[Reasoning, ...]:
+    items = tuple(reasoning)
+    for item in items:
+        if not isinstance(item, Reasoning):
+            raise InvalidMessageError(
+                f"expected Reasoning items, got {type(item).__name__}", field="reasoning"
+            )
+    return items
