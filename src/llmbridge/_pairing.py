@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from typing import Final, cast
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import Message, ToolCall, ToolCallAggregateMessage, ToolCallResultMessage
+from llmbridge._messages import (
+    ImageMessage,
+    Message,
+    MultiModalMessage,
+    TextMessage,
+    ToolCall,
+    ToolCallAggregateMessage,
+    ToolCallResultMessage,
+)
 from llmbridge._notes import ConversionNote
 from llmbridge._pairing_repair import move_interruptions, rewrite_ids
 from llmbridge._tool_calls import call_ids, tool_call_id_or_fallback
@@ -51,6 +59,8 @@ class _NeedsRepair(Exception):
 
 
 _NEEDS_REPAIR: Final = _NeedsRepair()
+# Types that always become an assistant or a movable turn, never a call or results.
+_PLAIN_TURNS: Final = frozenset({TextMessage, ImageMessage, MultiModalMessage})
 _NO_GROUP: Final[set[str]] = set()  # never mutated: results after a plain turn answer nothing
 
 
@@ -97,6 +107,11 @@ def _scan(
     call_index = 0
     used: set[str] = set()
     for position, message in enumerate(messages):
+        if not pending and type(message) in _PLAIN_TURNS:
+            # Outside a call region an assistant turn and a movable one act alike: skip the
+            # classification for the most common messages.
+            group = _NO_GROUP
+            continue
         kind = turn_kind(message, agent_name)
         if kind is ASSISTANT or kind is MOVABLE:
             if pending:
