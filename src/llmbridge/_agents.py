@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+import inspect
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -11,7 +12,16 @@ from llmbridge._messages import Message, Role, TextMessage
 if TYPE_CHECKING:
     from llmbridge._functions import FunctionContract
 
-__all__ = ["Agent", "GenerateReplyOptions", "StreamingAgent", "build_messages", "send", "stream"]
+__all__ = [
+    "Agent",
+    "GenerateReplyOptions",
+    "StreamingAgent",
+    "build_messages",
+    "create_keywords",
+    "layer_create_settings",
+    "send",
+    "stream",
+]
 
 
 @runtime_checkable
@@ -64,6 +74,41 @@ class GenerateReplyOptions:
             if getattr(other, f.name) is not None
         }
         return replace(self, **changes) if changes else self
+
+
+def create_keywords(create: Callable[..., Any]) -> frozenset[str]:
+    """The keyword arguments an SDK's ``create()`` takes (``self`` and ``**kwargs`` aside).
+
+    Provider agents read it once at import, to route ``options.extra`` and constructor settings.
+    """
+    return frozenset(
+        name
+        for name, parameter in inspect.signature(create).parameters.items()
+        if name != "self" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    )
+
+
+def layer_create_settings(
+    arguments: dict[str, Any], settings: Mapping[str, Any], keywords: Collection[str]
+) -> None:
+    """Lay ``settings`` over ``create()`` ``arguments``: keys in ``keywords`` as keywords, the
+    rest merged into ``extra_body`` so they reach the API unchanged.
+
+    An explicit ``extra_body`` in ``settings`` is merged first, so a loose key wins over the same
+    key inside it. ``arguments["extra_body"]`` is replaced, never mutated (callers copy their
+    base arguments shallowly per call).
+    """
+    body = dict(arguments.get("extra_body") or {})
+    body.update(settings.get("extra_body") or {})
+    for key, value in settings.items():
+        if key == "extra_body":
+            continue
+        if key in keywords:
+            arguments[key] = value
+        else:
+            body[key] = value
+    if body:
+        arguments["extra_body"] = body
 
 
 def build_messages(message: Message | str | None, chat_history: Sequence[Message]) -> list[Message]:

@@ -7,7 +7,6 @@ from its settings and the reply options, and maps SDK errors to the llmbridge tr
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -17,7 +16,7 @@ from anthropic.resources.messages import AsyncMessages
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import RawMessageStreamEvent
 
-from llmbridge._agents import GenerateReplyOptions
+from llmbridge._agents import GenerateReplyOptions, create_keywords, layer_create_settings
 from llmbridge._connectors import register_default_connector
 from llmbridge._errors import InvalidMessageError, UnsupportedMessageError
 from llmbridge._functions import FunctionContract, combine_functions
@@ -35,11 +34,7 @@ __all__ = ["AnthropicChatAgent"]
 
 # Read once: which settings the installed SDK's create() takes as keywords. The rest (in
 # anthropic 2.x: temperature, top_p, top_k) must travel in the request body.
-_CREATE_KEYWORDS: Final = frozenset(
-    name
-    for name, parameter in inspect.signature(AsyncMessages.create).parameters.items()
-    if name != "self" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
-)
+_CREATE_KEYWORDS: Final = create_keywords(AsyncMessages.create)
 _TURN_ROLES: Final = frozenset({"user", "assistant"})
 # tool_choice types that force a tool call, which Anthropic refuses while thinking is on.
 _FORCING: Final = frozenset({"any", "tool"})
@@ -55,23 +50,6 @@ def _check_thinking(settings: Mapping[str, Any]) -> None:
             f"tool_choice {choice.get('type')!r} forces tool use, which Anthropic refuses while "
             "thinking is enabled; use tool_choice 'auto' or turn thinking off"
         )
-
-
-def split_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """Return ``create()`` keywords: known keys as keywords, the others merged into
-    ``extra_body`` (after any ``extra_body`` given explicitly)."""
-    keywords: dict[str, Any] = {}
-    body: dict[str, Any] = {}
-    for key, value in settings.items():
-        if key == "extra_body":
-            body = {**value, **body}
-        elif key in _CREATE_KEYWORDS:
-            keywords[key] = value
-        else:
-            body[key] = value
-    if body:
-        keywords["extra_body"] = body
-    return keywords
 
 
 def _text_blocks(content: Any) -> list[Any]:
@@ -172,7 +150,9 @@ class AnthropicChatAgent(AgentMethods):
             options.max_tokens if options.max_tokens is not None else self.max_tokens
         )
         settings["messages"] = turns
-        return split_settings(settings)
+        arguments: dict[str, Any] = {}
+        layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
+        return arguments
 
     async def generate_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None

@@ -7,7 +7,6 @@ exceptions to ``ProviderAPIError`` subclasses. Neutral messages need the connect
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any, Final, cast
 
@@ -15,7 +14,7 @@ import openai
 from openai.resources.chat.completions import AsyncCompletions
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
 
-from llmbridge._agents import GenerateReplyOptions
+from llmbridge._agents import GenerateReplyOptions, create_keywords, layer_create_settings
 from llmbridge._connectors import (
     Connector,
     register_default_connector,
@@ -30,12 +29,10 @@ from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
 from llmbridge.openai._errors import malformed_stream_error, map_openai_error
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 
-__all__ = ["OpenAIChatAgent", "split_create_arguments"]
+__all__ = ["OpenAIChatAgent"]
 
 # Read once at import: the keywords this SDK's create() takes; other settings go in the body.
-_CREATE_KEYWORDS: Final = frozenset(inspect.signature(AsyncCompletions.create).parameters) - {
-    "self"
-}
+_CREATE_KEYWORDS: Final = create_keywords(AsyncCompletions.create)
 MAX_STOP_SEQUENCES: Final = 4
 """Chat Completions takes at most four ``stop`` sequences."""
 # Set by the agent itself from the conversation and the calling path.
@@ -47,26 +44,10 @@ def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> Non
     """Lay ``settings`` over ``arguments``: create() keywords as keywords, the rest in the body."""
     if not settings:
         return
-    for key, value in settings.items():
-        if key in _RESERVED:
-            raise ValueError(f"{key!r} is set by OpenAIChatAgent and cannot be overridden")
-        if key == "extra_body":
-            arguments["extra_body"] = {**arguments.get("extra_body", {}), **value}
-        elif key in _CREATE_KEYWORDS:
-            arguments[key] = value
-        else:
-            # A new dict each time: the agent's base arguments are copied shallowly per call.
-            arguments["extra_body"] = {**arguments.get("extra_body", {}), key: value}
-
-
-def split_create_arguments(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """Return ``settings`` as ``create()`` arguments: its keywords as is, others in ``extra_body``.
-
-    Raises ``ValueError`` for ``messages`` and ``stream``, which the agent sets itself.
-    """
-    arguments: dict[str, Any] = {}
-    _layer(arguments, settings)
-    return arguments
+    reserved = _RESERVED.intersection(settings)
+    if reserved:
+        raise ValueError(f"{min(reserved)!r} is set by OpenAIChatAgent and cannot be overridden")
+    layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
 
 
 def _set_if(arguments: dict[str, Any], key: str, value: object) -> None:
