@@ -30,11 +30,11 @@ from llmbridge._messages import (
 from llmbridge._names import sanitize_identifier
 from llmbridge._notes import NoteRecorder
 from llmbridge._request_checks import SUPPORTED_IMAGE_TYPES, check_image
+from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._merge import Block, Sink
 
 __all__ = ["ALLOWED_MEDIA_TYPES", "MAX_IMAGE_BYTES", "MAX_TOOL_NAME_LENGTH", "Converter"]
 
-PROVIDER: Final = "anthropic"
 ALLOWED_MEDIA_TYPES: Final = SUPPORTED_IMAGE_TYPES
 MAX_IMAGE_BYTES: Final = 5 * 1024 * 1024
 """Default ``max_image_bytes``: Anthropic refuses an image whose base64 text exceeds 5 MB."""

@@ -25,6 +25,7 @@ from llmbridge._messages import (
     Usage,
 )
 from llmbridge._notes import NoteRecorder, log_notes
+from llmbridge.anthropic._errors import PROVIDER
 
 __all__ = [
     "FINISH_REASONS",
@@ -36,7 +37,6 @@ __all__ = [
     "reply_from_parts",
 ]
 
-PROVIDER: Final = "anthropic"
 
 FINISH_REASONS: Final[dict[str, str]] = {
     "end_turn": "stop",

@@ -25,8 +25,8 @@ from llmbridge._messages import (
 )
 from llmbridge._notes import NoteRecorder, log_notes
 from llmbridge._tool_calls import ToolCallAccumulator
+from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._response import (
-    PROVIDER,
     ReplyParts,
     arguments_json,
     neutral_usage,

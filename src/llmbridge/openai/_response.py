@@ -30,14 +30,13 @@ from llmbridge._messages import (
     ToolCallMessage,
     Usage,
 )
+from llmbridge.openai._errors import PROVIDER
 
 __all__ = ["REASONING_FIELDS", "build_reply", "from_openai", "reasoning_text", "usage_from_openai"]
 
 REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
 """Fields OpenAI-compatible servers (DeepSeek, vLLM, OpenRouter) use for reasoning text on a
 message or a delta; OpenAI itself sends none. The first one holding a string is used."""
-
-PROVIDER: Final = "openai"
 
 
 def reasoning_text(model: Any) -> str | None:

@@ -20,7 +20,8 @@ from llmbridge._messages import (
     Usage,
 )
 from llmbridge._tool_calls import ToolCallAccumulator
-from llmbridge.openai._response import PROVIDER, build_reply, reasoning_text, usage_from_openai
+from llmbridge.openai._errors import PROVIDER
+from llmbridge.openai._response import build_reply, reasoning_text, usage_from_openai
 
 __all__ = ["OpenAIStreamAggregator"]
 
