@@ -31,6 +31,7 @@ __all__ = [
     "FINISH_REASONS",
     "ReplyParts",
     "arguments_json",
+    "drop_blocks",
     "from_anthropic",
     "neutral_usage",
     "partial_from_parts",
@@ -140,13 +141,24 @@ def reply_from_parts(parts: ReplyParts, *, agent_name: str, raw: Any) -> Message
     )
 
 
+def drop_blocks(recorder: NoteRecorder, blocks: str) -> None:
+    """The one lenient/strict decision for content blocks with no neutral form.
+
+    Lenient: a ``"dropped"`` note (the reply's ``raw`` keeps the block); strict:
+    ``UnsupportedMessageError``. The stream aggregator uses it too, so both paths agree.
+    """
+    recorder.unsupported(None, f"{blocks} have no neutral form (the reply's raw keeps them)")
+
+
 def _parts_of(message: AnthropicMessage, recorder: NoteRecorder) -> ReplyParts:
     texts: list[str] = []
     reasoning: list[Reasoning] = []
     calls: list[ToolCall] = []
     for block in message.content:
+        # The SDK builds responses without validation: a block type it has no model for
+        # (compaction, mcp_tool_use, ...) arrives as a TextBlock with that type and text None.
         match block:
-            case TextBlock(text=text):
+            case TextBlock(type="text", text=str() as text):
                 texts.append(text)
             case ThinkingBlock(thinking=thinking, signature=signature):
                 reasoning.append(Reasoning(thinking, signature=signature, provider=PROVIDER))
@@ -154,10 +166,10 @@ def _parts_of(message: AnthropicMessage, recorder: NoteRecorder) -> ReplyParts:
                 reasoning.append(Reasoning("", redacted_data=data, provider=PROVIDER))
             case ToolUseBlock(id=tool_id, name=name, input=tool_input):
                 calls.append(ToolCall(name, arguments_json(tool_input), tool_call_id=tool_id))
+            case TextBlock(type="text"):
+                drop_blocks(recorder, "text blocks without text")
             case _:
-                recorder.unsupported(
-                    None, f"{block.type} blocks have no neutral form (the reply's raw keeps them)"
-                )
+                drop_blocks(recorder, f"{block.type} blocks")
     usage = message.usage
     details = usage.output_tokens_details
     return ReplyParts(
