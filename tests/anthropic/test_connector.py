@@ -10,6 +10,7 @@ import respx
 
 from llmbridge import (
     Connector,
+    FunctionCallMiddleware,
     GenerateReplyOptions,
     InvalidMessageError,
     Message,
@@ -37,7 +38,16 @@ from llmbridge.testing import (
     anthropic_thinking_block,
     anthropic_tool_use_block,
 )
-from tests.anthropic.helpers import URL, assistant, text, tool_result, tool_use, user
+from tests.anthropic.helpers import (
+    UNMODELLED_BLOCKS,
+    URL,
+    assistant,
+    text,
+    tool_result,
+    tool_use,
+    user,
+    web_search_reply,
+)
 from tests.corpus import AGENT
 
 OTHER = "critic"
@@ -308,3 +318,86 @@ async def test_conversion_errors_raise_before_any_request() -> None:
         )
 
     assert not route.called
+
+
+# -- replies with blocks that have no neutral form, through the real SDK, both paths ----------
+
+
+def plain_then_stream(body: dict[str, Any]) -> respx.Router:
+    router = new_router()
+    router.post(URL).mock(
+        side_effect=[
+            respx.MockResponse(json=body),
+            anthropic_sse_response(anthropic_stream_events(body)),
+        ]
+    )
+    return router
+
+
+async def outcome(reply: Any) -> Any:
+    """The reply, or the type and text of the error raised while getting it."""
+    try:
+        return await reply
+    except UnsupportedMessageError as exc:
+        return (type(exc), str(exc))
+
+
+async def last_of(stream: Any) -> Any:
+    return (await collect(stream))[-1]
+
+
+SERVER_TOOL_AND_UNMODELLED = [
+    pytest.param(web_search_reply("end_turn"), id="web_search"),
+    pytest.param(web_search_reply("pause_turn"), id="web_search_paused"),
+    *[
+        pytest.param(
+            anthropic_message([param.values[0], anthropic_text_block("Done.")]), id=param.id
+        )
+        for param in UNMODELLED_BLOCKS
+    ],
+]
+
+
+@pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
+@pytest.mark.parametrize("body", SERVER_TOOL_AND_UNMODELLED)
+async def test_blocks_without_neutral_form_convert_the_same_streamed_and_not(
+    body: dict[str, Any], strict_mode: bool
+) -> None:
+    connector = AnthropicMessageConnector(strict_mode=strict_mode)
+    agent = AnthropicChatAgent(
+        anthropic_client(plain_then_stream(body)), name=AGENT, model="claude-test"
+    ).register_message_connector(connector)
+
+    plain = await outcome(agent.send("hi"))
+    streamed = await outcome(last_of(agent.stream("hi")))
+
+    assert streamed == plain
+    if strict_mode:
+        assert plain[0] is UnsupportedMessageError
+    else:
+        assert isinstance(plain, TextMessage)
+
+
+async def test_server_tool_stream_through_function_call_middleware_is_the_text_reply() -> None:
+    ran: list[str] = []
+
+    def lookup(arguments: str) -> str:
+        ran.append(arguments)
+        return "never asked for"
+
+    body = web_search_reply("end_turn")
+    agent = connected(plain_then_stream(body)).register_streaming_middleware(
+        FunctionCallMiddleware(function_map={"lookup": lookup})
+    )
+
+    plain = await agent.send("What are the rate limits?")
+    streamed = await collect(agent.stream("What are the rate limits?"))
+
+    assert streamed[-1] == plain
+    assert isinstance(plain, TextMessage)
+    assert plain.get_content() == (
+        "I'll look up the current rate limits.Based on the search results, the limit is 50 "
+        "requests per minute on tier 1."
+    )
+    assert not any(isinstance(m, (ToolCallMessageUpdate, ToolCallMessage)) for m in streamed)
+    assert ran == []
