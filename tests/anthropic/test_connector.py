@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 import respx
 
@@ -32,6 +36,7 @@ from llmbridge.testing import (
     anthropic_client,
     anthropic_error_event,
     anthropic_message,
+    anthropic_sse,
     anthropic_sse_response,
     anthropic_stream_events,
     anthropic_text_block,
@@ -401,3 +406,65 @@ async def test_server_tool_stream_through_function_call_middleware_is_the_text_r
     )
     assert not any(isinstance(m, (ToolCallMessageUpdate, ToolCallMessage)) for m in streamed)
     assert ran == []
+
+
+# -- a consumer that stops early closes the HTTP response at once ---------------------------
+
+
+class OpenBody(httpx.AsyncByteStream):
+    """An SSE body that sends its frames, then stays open as a slow server does.
+
+    ``closed`` records the HTTP response being closed (the transport calls ``aclose``).
+    """
+
+    def __init__(self, events: list[dict[str, Any]]) -> None:
+        self.frames = anthropic_sse(events)
+        self.closed = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for frame in self.frames:
+            yield frame
+        await asyncio.Event().wait()
+
+    async def aclose(self) -> None:
+        self.closed = True
+
+
+def open_stream() -> tuple[Any, OpenBody]:
+    events = anthropic_stream_events(anthropic_message("Hello, world!"), pieces=3)
+    body = OpenBody(events[:4])  # message_start, ping, the text block's start and first delta
+    router = new_router()
+    router.post(URL).mock(
+        return_value=httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=body)
+    )
+    return connected(router), body
+
+
+async def test_consumer_aclose_closes_the_http_response_at_once() -> None:
+    agent, body = open_stream()
+    stream = agent.stream("hi")
+
+    first = await anext(stream)
+    await stream.aclose()
+
+    assert first == TextMessageUpdate(Role.ASSISTANT, "Hello", AGENT)
+    assert body.closed
+
+
+async def test_cancelled_consumer_closes_the_http_response_at_once() -> None:
+    agent, body = open_stream()
+    first_update = asyncio.Event()
+
+    async def consume() -> None:
+        async with contextlib.aclosing(agent.stream("hi")) as stream:
+            async for _ in stream:
+                first_update.set()
+                await asyncio.Event().wait()  # busy with the update when cancelled
+
+    task = asyncio.create_task(consume())
+    await first_update.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+    assert body.closed

@@ -58,7 +58,9 @@ class AnthropicMessageConnector:
     ``strict_mode`` and ``name_policy`` (``"drop"`` or ``"prefix"``) are those of
     ``to_anthropic``, and so is ``max_image_bytes`` (the base64 text of one image; ``None``: no
     limit). A stream that fails after it started, or ends before its stop reason (even before
-    any event), raises ``StreamInterruptedError`` whose ``partial`` holds what had arrived.
+    any event), raises ``StreamInterruptedError`` whose ``partial`` holds what had arrived. A
+    consumer that stops early (``aclose()``, task cancellation) closes the inner stream, and so
+    the HTTP response, at once.
     Replies that are not Anthropic responses are returned unchanged (strict mode:
     ``UnsupportedMessageError``).
     """
@@ -136,8 +138,9 @@ class AnthropicMessageConnector:
         messages = self._request(agent, context.messages)
         aggregator = AnthropicStreamAggregator(agent.name, strict_mode=self.strict_mode)
         started = passed_on = False
+        stream = agent.generate_streaming_reply(messages, context.options)
         try:
-            async for reply in agent.generate_streaming_reply(messages, context.options):
+            async for reply in stream:
                 event = _event_of(reply)
                 if event is None:
                     passed_on = True
@@ -159,6 +162,12 @@ class AnthropicMessageConnector:
             if not started and isinstance(exc, anthropic.APIError):
                 raise api_error(exc) from exc
             raise stream_interrupted(exc, partial=aggregator.partial()) from exc
+        finally:
+            # A consumer that stops early (aclose, cancellation) closes the HTTP response now,
+            # not when the garbage collector finds the abandoned inner stream.
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                await close()
         # A stream that yielded nothing at all ended before its stop reason: finish() raises.
         if started or not passed_on:
             yield aggregator.finish()
