@@ -708,12 +708,14 @@ async def _row40(p: Provider) -> None:
     assert "".join(m.get_content() or "" for m in received) == "Hel"  # already delivered
 
 
-@row(41, "usage-chunk-and-azure-chunk-without-choices", "openai")
+@row(41, "usage-chunk-and-azure-chunk-without-choices-or-delta", "openai")
 async def _row41(p: Provider) -> None:
     filters = [{"prompt_index": 0, "content_filter_results": {}}]
     azure = {"id": "", "object": "", "created": 0, "model": "", "choices": []}
     azure["prompt_filter_results"] = filters
     events = [azure, *openai_text_chunks(["Hi"]), openai_usage_chunk(openai_usage(12, 2))]
+    events.insert(2, {**openai_chunk(), "choices": [{"index": 0, "delta": None}]})  # the filter
+    events.insert(3, {**openai_chunk(), "choices": None})  # some compatible servers
     router = respx.Router()
     router.post(OPENAI_URL).mock(return_value=openai_sse_response(events))
     received = [m async for m in agent_of(p, router).register_message_connector().stream("Hi")]
