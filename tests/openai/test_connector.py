@@ -15,6 +15,7 @@ from llmbridge import (
     Message,
     MessageEnvelope,
     MiddlewareContext,
+    ProviderResponseError,
     ProviderUnavailableError,
     RateLimitError,
     Reasoning,
@@ -352,3 +353,29 @@ async def test_done_without_a_finish_reason_is_an_interruption_not_a_clean_end()
     assert [item.get_content() for item in received] == ["Hel", "lo"]
     assert caught.value.retryable is True
     assert caught.value.partial == TextMessage(Role.ASSISTANT, "Hello", AGENT)
+
+
+@pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param({"foo": 1}, id="object_without_choices"),
+        pytest.param({"choices": None}, id="choices_null"),
+        pytest.param([], id="array"),
+        pytest.param("upstream timed out", id="string"),
+    ],
+)
+async def test_http_200_body_that_is_no_completion_is_a_provider_response_error(
+    body: Any, strict_mode: bool
+) -> None:
+    router = new_router()
+    router.post(CHAT_URL).respond(json=body)
+    agent = OpenAIChatAgent(openai_client(router), name=AGENT, model="gpt-4o-mini")
+    connected_agent = agent.register_message_connector(
+        OpenAIChatRequestMessageConnector(strict_mode=strict_mode)
+    )
+
+    with pytest.raises(ProviderResponseError, match="not an OpenAI chat completion") as caught:
+        await connected_agent.send("Hi")
+
+    assert type(caught.value) is ProviderResponseError

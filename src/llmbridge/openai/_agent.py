@@ -20,7 +20,7 @@ from llmbridge._connectors import (
     register_default_connector,
     register_message_connector,
 )
-from llmbridge._errors import UnsupportedMessageError
+from llmbridge._errors import ProviderResponseError, UnsupportedMessageError
 from llmbridge._functions import FunctionContract
 from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import AgentMethods, MiddlewareStreamingAgent
@@ -160,13 +160,24 @@ class OpenAIChatAgent(AgentMethods):
     async def generate_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
     ) -> MessageEnvelope[ChatCompletion]:
-        """Call the API once and return the completion in an envelope from this agent."""
+        """Call the API once and return the completion in an envelope from this agent.
+
+        Raises the mapped ``ProviderAPIError`` when the call fails, and
+        ``ProviderResponseError`` when the HTTP 200 body is not even a JSON object (the SDK
+        returns a JSON array or string as it is, not as a ``ChatCompletion``).
+        """
         arguments = self.create_arguments(messages, options)
         try:
-            completion = await self.client.chat.completions.create(**arguments)
+            completion: object = await self.client.chat.completions.create(**arguments)
         except openai.APIError as exc:
             raise map_openai_error(exc, secrets=self._secrets()) from exc
-        return MessageEnvelope(cast(ChatCompletion, completion), self.name)
+        if not isinstance(completion, ChatCompletion):
+            raise ProviderResponseError(
+                "the reply is not an OpenAI chat completion: the HTTP 200 body is of type "
+                f"{type(completion).__name__}, not a JSON object",
+                response=completion,
+            )
+        return MessageEnvelope(completion, self.name)
 
     async def generate_streaming_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
