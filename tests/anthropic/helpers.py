@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
@@ -79,13 +79,14 @@ def tool_result(tool_id: str, content: str | None = None, **extra: Any) -> dict[
     return block
 
 
+def sdk_events_of(events: Iterable[dict[str, Any]]) -> list[Any]:
+    """The SDK event objects of event payloads (pings dropped, as the SDK does)."""
+    return [_EVENT.validate_python(event) for event in events if event["type"] != "ping"]
+
+
 def sdk_events(body: dict[str, Any], **kwargs: Any) -> list[Any]:
     """The SDK event objects of a stream of ``body`` (pings dropped, as the SDK does)."""
-    return [
-        _EVENT.validate_python(event)
-        for event in anthropic_stream_events(body, **kwargs)
-        if event["type"] != "ping"
-    ]
+    return sdk_events_of(anthropic_stream_events(body, **kwargs))
 
 
 def stream_final(body: dict[str, Any], **kwargs: Any) -> Message:

@@ -404,6 +404,9 @@ def test_lossy_rules_strict_raise(
 
 
 # Rows that raise InvalidMessageError in both modes: (message, field).
+# Valid JSON that no recursive parser reads: json.loads raises RecursionError on it.
+DEEP_ARGUMENTS = '{"a":' * 20_000 + "1" + "}" * 20_000
+
 INVALID = [
     pytest.param(TextMessage(Role.TOOL, "x"), "role", id="text_without_sender_and_role_tool"),
     pytest.param(
@@ -443,6 +446,11 @@ INVALID = [
         ToolCallMessage([ToolCall("f", '"x"', tool_call_id="c")], AGENT),
         "tool_calls[0].function_arguments",
         id="string_json_arguments",
+    ),
+    pytest.param(
+        ToolCallMessage([CALL, ToolCall("f", DEEP_ARGUMENTS, tool_call_id="c2")], AGENT),
+        "tool_calls[1].function_arguments",
+        id="arguments_nested_20000_deep",
     ),
 ]
 

@@ -11,6 +11,7 @@ from anthropic.types import Message as AnthropicMessage
 from llmbridge import (
     EmptyResponseError,
     MessageEnvelope,
+    ProviderResponseError,
     Reasoning,
     RefusalError,
     Role,
@@ -239,3 +240,16 @@ def test_text_block_whose_text_is_not_a_string_is_dropped_not_joined() -> None:
     assert from_anthropic(message, agent_name=AGENT).get_content() == "Done."
     with pytest.raises(UnsupportedMessageError, match="text blocks without text"):
         from_anthropic(message, agent_name=AGENT, strict_mode=True)
+
+
+def test_tool_input_too_deep_to_serialize_is_a_provider_response_error() -> None:
+    deep: object = 1
+    for _ in range(20_000):
+        deep = {"a": deep}
+    body = anthropic_message([anthropic_tool_use_block("toolu_1", "f", {"a": deep})])
+    message = constructed(body)
+
+    with pytest.raises(ProviderResponseError, match=r"'f'.*nested too deeply") as caught:
+        from_anthropic(message, agent_name=AGENT)
+
+    assert caught.value.response is message

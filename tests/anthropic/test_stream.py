@@ -19,6 +19,7 @@ from llmbridge import (
     StreamInterruptedError,
     TextMessage,
     TextMessageUpdate,
+    ToolCall,
     ToolCallMessage,
     ToolCallMessageUpdate,
     UnsupportedMessageError,
@@ -37,6 +38,7 @@ from tests.anthropic.helpers import (
     constructed,
     constructed_events,
     sdk_events,
+    sdk_events_of,
     web_search_reply,
 )
 from tests.corpus import AGENT
@@ -339,3 +341,30 @@ def test_unmodelled_blocks_convert_the_same_streamed_and_not(block: dict[str, An
     assert not any(isinstance(update, ToolCallMessageUpdate) for update in updates)
     assert final == from_anthropic(constructed(body), agent_name=AGENT)
     assert final.get_content() == "Done."
+
+
+# -- arguments no recursive JSON parser reads ---------------------------------------------
+
+DEEP_ARGUMENTS = '{"a":' * 20_000 + "1" + "}" * 20_000
+
+
+def test_arguments_nested_too_deep_to_parse_are_kept_verbatim() -> None:
+    events = sdk_events(
+        anthropic_message([anthropic_tool_use_block("toolu_1", "f")], stop_reason="tool_use")
+    )
+    start = next(i for i, event in enumerate(events) if event.type == "content_block_start")
+    fragments = [DEEP_ARGUMENTS[:20_000], DEEP_ARGUMENTS[20_000:]]
+    deltas = sdk_events_of(
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": part},
+        }
+        for part in fragments
+    )
+    events[start + 1 : start + 1] = deltas
+
+    _, final = run(events)
+
+    assert final.get_tool_calls() == [ToolCall("f", DEEP_ARGUMENTS, tool_call_id="toolu_1")]
+    assert final.raw.content[0].input == {}, "unparsed, as for truncated JSON"

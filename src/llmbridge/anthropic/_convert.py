@@ -60,6 +60,14 @@ def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any
             index=index,
             field=field,
         ) from None
+    except RecursionError:
+        # Valid JSON nested deeper than a recursive parser goes (the SDK could not send it).
+        raise InvalidMessageError(
+            f"the arguments of tool call {call.function_name!r} are nested too deeply to parse; "
+            "Anthropic needs a JSON object",
+            index=index,
+            field=field,
+        ) from None
     if not isinstance(value, dict):
         raise InvalidMessageError(
             f"the arguments of tool call {call.function_name!r} are JSON but not an object "

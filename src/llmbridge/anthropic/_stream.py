@@ -55,11 +55,13 @@ def _canonical_arguments(arguments: str) -> tuple[str, dict[str, Any] | None]:
     """Re-serialize complete JSON like ``from_anthropic`` does; keep anything else verbatim."""
     try:
         value = json.loads(arguments)
+        if not isinstance(value, dict):
+            return arguments, None
+        return arguments_json(value), value
     except ValueError:
         return arguments, None  # truncated (e.g. a max_tokens stop): never guess the rest
-    if not isinstance(value, dict):
-        return arguments, None
-    return arguments_json(value), value
+    except RecursionError:
+        return arguments, None  # nested deeper than a recursive parser goes: kept as text
 
 
 class AnthropicStreamAggregator:
