@@ -1,11 +1,13 @@
-"""Neutral checks run before a request is sent: image payloads and the tool choice.
+"""Neutral checks run before a request is sent: text, image payloads and the tool choice.
 
-Both providers call these, so a bad image or a ``tool_choice`` naming no offered tool fails the
-same way, early, with an error naming what to fix, instead of as a provider's HTTP 400.
+Both providers call these, so a bad image, a text no encoder can send or a ``tool_choice``
+naming no offered tool fails the same way, early, with an error naming what to fix, instead of
+as a provider's HTTP 400 or an SDK's ``UnicodeEncodeError``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import Final
 
@@ -17,6 +19,7 @@ __all__ = [
     "TOOL_CHOICE_MODES",
     "base64_size",
     "check_image",
+    "check_text",
     "checked_tool_choice",
 ]
 
@@ -28,6 +31,26 @@ TOOL_CHOICE_MODES: Final = frozenset({"auto", "none", "required"})
 
 # Without tools, these modes mean what no tool_choice means: they are left out of the request.
 _HARMLESS_WITHOUT_TOOLS: Final = frozenset({"auto", "none"})
+
+# A Python str may hold surrogate code points; UTF-8 (and so JSON on the wire) cannot.
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, *, index: int | None, field: str) -> None:
+    """Raise ``InvalidMessageError`` when ``text`` holds a lone surrogate (``"a\\ud800b"``).
+
+    Such a string is not valid Unicode text: every SDK fails to encode it as UTF-8. ``index``
+    and ``field`` locate the text (the error names them). ASCII text costs one ``isascii``.
+    """
+    if text.isascii():
+        return
+    found = _SURROGATE.search(text)
+    if found is not None:
+        raise InvalidMessageError(
+            f"{field} is not valid Unicode text (lone surrogate at position {found.start()})",
+            index=index,
+            field=field,
+        )
 
 
 def base64_size(byte_count: int) -> int:

@@ -29,7 +29,7 @@ from llmbridge._messages import (
 )
 from llmbridge._names import sanitize_identifier
 from llmbridge._notes import NoteRecorder
-from llmbridge._request_checks import SUPPORTED_IMAGE_TYPES, check_image
+from llmbridge._request_checks import SUPPORTED_IMAGE_TYPES, check_image, check_text
 from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._merge import Block, Sink
 
@@ -42,6 +42,7 @@ MAX_TOOL_NAME_LENGTH: Final = 128
 _ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]+")
 _TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 _DECODE: Final = json.JSONDecoder().decode  # json.loads minus its per-call argument checks
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
 _EMPTY_ERROR_TEXT: Final = "The tool failed without output."
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
@@ -51,6 +52,8 @@ def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any
     if arguments == "":
         return {}
     field = f"tool_calls[{position}].function_arguments"
+    if not arguments.isascii():
+        check_text(arguments, index=index, field=field)
     try:
         value = _DECODE(arguments)
     except ValueError:
@@ -75,6 +78,9 @@ def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any
             index=index,
             field=field,
         )
+    if "\\u" in arguments and _SURROGATE_ESCAPE.search(arguments):
+        # A JSON escape such as "\ud800" parses to a lone surrogate, which cannot be sent.
+        check_text(json.dumps(value, ensure_ascii=False), index=index, field=field)
     return value
 
 
@@ -119,6 +125,7 @@ class Converter:
     def _sender(self, blocks: list[Block], name: str, index: int) -> list[Block]:
         """Apply the name policy to the blocks of another agent's message."""
         if self.prefix:
+            check_text(name, index=index, field="from_")
             self.recorder.note(index, "repaired", f"sender name carried as a '[{name}] ' prefix")
             return [{"type": "text", "text": f"[{name}] "}, *blocks]
         self.recorder.note(
@@ -127,6 +134,10 @@ class Converter:
         return blocks
 
     def _text_block(self, text: str, index: int, field: str) -> Block | None:
+        # The ASCII test inline, as in every hot check_text site: a call per text costs more
+        # than the rest of this method (make bench); a lone surrogate is never ASCII.
+        if not text.isascii():
+            check_text(text, index=index, field=field)
         if text and not text.isspace():  # isspace: no copy, unlike strip
             return {"type": "text", "text": text}
         self.recorder.note(index, "dropped", "empty or whitespace-only text", field=field)
@@ -138,11 +149,12 @@ class Converter:
     def _thinking(self, reasoning: Sequence[Reasoning], index: int) -> list[Block]:
         blocks: list[Block] = []
         omitted: list[str] = []
-        for item in reasoning:
+        for position, item in enumerate(reasoning):
             # Empty data or signature cannot be verified by the API: such blocks are omitted.
             if item.provider == PROVIDER and item.redacted_data:
                 blocks.append({"type": "redacted_thinking", "data": item.redacted_data})
             elif item.provider == PROVIDER and item.signature:
+                check_text(item.text, index=index, field=f"reasoning[{position}].text")
                 blocks.append(
                     {"type": "thinking", "thinking": item.text, "signature": item.signature}
                 )
@@ -165,6 +177,7 @@ class Converter:
     def _tool_name(self, name: str, position: int, index: int) -> str:
         if _TOOL_NAME_PATTERN.fullmatch(name):
             return name
+        check_text(name, index=index, field=f"tool_calls[{position}].function_name")
         cleaned = sanitize_identifier(name, max_length=MAX_TOOL_NAME_LENGTH)
         self.recorder.note(
             index,
@@ -317,6 +330,8 @@ class Converter:
                 "type": "tool_result",
                 "tool_use_id": self._tool_id(call, position, index, rewritten),
             }
+            if not result.isascii():
+                check_text(result, index=index, field=f"tool_calls[{position}].result")
             if call.is_error:
                 block["is_error"] = True
                 if not result or result.isspace():

@@ -15,6 +15,7 @@ from llmbridge._errors import InvalidMessageError
 from llmbridge._messages import Message
 from llmbridge._notes import ConversionNote, NoteRecorder
 from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
+from llmbridge._request_checks import check_text
 from llmbridge.anthropic._convert import MAX_IMAGE_BYTES, Converter
 from llmbridge.anthropic._merge import Block, EnvelopeSink, TurnSink
 
@@ -55,6 +56,7 @@ def check_name_policy(name_policy: str) -> None:
 def _system_blocks(system: str | None, recorder: NoteRecorder) -> list[Block]:
     if system is None or system == "":
         return []
+    check_text(system, index=None, field="system")
     if not system.strip():
         recorder.note(None, "dropped", "whitespace-only system message", field="system")
         return []
