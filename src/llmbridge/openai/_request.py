@@ -156,7 +156,7 @@ def _image_part(image: ImageMessage) -> ChatCompletionContentPartImageParam:
 
 def _convert_text(conv: _Converter, message: TextMessage, index: int) -> None:
     # The ASCII test is inlined at every check_text site: calling check_text for each string
-    # made to_openai 40% slower (make bench); a lone surrogate is never ASCII.
+    # made to_openai 30% slower (benchmark conversation); a lone surrogate is never ASCII.
     if not message.content.isascii():
         check_text(message.content, index=index, field="content")
     if message.reasoning:
