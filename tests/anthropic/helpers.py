@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -114,13 +115,18 @@ def constructed(body: dict[str, Any]) -> AnthropicMessage:
     return AnthropicMessage.model_construct(**body)
 
 
-def constructed_events(body: dict[str, Any], **kwargs: Any) -> list[Any]:
-    """The event objects the SDK builds (without validation) from a stream of ``body``."""
+def constructed_events_of(events: Iterable[dict[str, Any]]) -> list[Any]:
+    """The event objects the SDK builds (without validation) from event payloads."""
     return [
         _EVENT_MODELS[event["type"]].model_construct(**event)
-        for event in anthropic_stream_events(body, **kwargs)
+        for event in events
         if event["type"] != "ping"
     ]
+
+
+def constructed_events(body: dict[str, Any], **kwargs: Any) -> list[Any]:
+    """The event objects the SDK builds (without validation) from a stream of ``body``."""
+    return constructed_events_of(anthropic_stream_events(body, **kwargs))
 
 
 # Block types anthropic 2.x has no model for, as the API sends them (the SDK builds each as a
@@ -199,3 +205,49 @@ def web_search_reply(stop_reason: str) -> dict[str, Any]:
     body = anthropic_message(blocks, stop_reason=stop_reason, input_tokens=6039, output_tokens=93)
     body["usage"]["server_tool_use"] = {"web_search_requests": 1}
     return body
+
+
+def _block_stream(index: int, block: dict[str, Any]) -> list[dict[str, Any]]:
+    def delta(payload: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "content_block_delta", "index": index, "delta": payload}
+
+    deltas: list[dict[str, Any]] = []
+    if block["type"] == "text":
+        start: dict[str, Any] = {"type": "text", "text": ""}
+        deltas = [
+            delta({"type": "citations_delta", "citation": c}) for c in block.get("citations", [])
+        ]
+        deltas.append(delta({"type": "text_delta", "text": block["text"]}))
+    elif block["type"] == "server_tool_use":
+        start = {**block, "input": {}}
+        query = json.dumps(block["input"])
+        deltas = [
+            delta({"type": "input_json_delta", "partial_json": part})
+            for part in ("", query[:12], query[12:])
+        ]
+    else:
+        start = block
+    return [
+        {"type": "content_block_start", "index": index, "content_block": start},
+        *deltas,
+        {"type": "content_block_stop", "index": index},
+    ]
+
+
+def web_search_stream(stop_reason: str) -> list[dict[str, Any]]:
+    """The events the API streams for ``web_search_reply(stop_reason)``, written out.
+
+    As recorded traffic shows: the ``server_tool_use`` block starts with ``input: {}`` and its
+    input arrives as ``input_json_delta`` fragments; the search result arrives whole; cited
+    text gets a ``citations_delta`` before its text.
+    """
+    body = web_search_reply(stop_reason)
+    usage = body["usage"]
+    start = {**body, "content": [], "stop_reason": None, "usage": {**usage, "output_tokens": 1}}
+    events: list[dict[str, Any]] = [{"type": "message_start", "message": start}]
+    for index, block in enumerate(body["content"]):
+        events += _block_stream(index, block)
+    stop = {"stop_reason": stop_reason, "stop_sequence": None}
+    events.append({"type": "message_delta", "delta": stop, "usage": usage})
+    events.append({"type": "message_stop"})
+    return events

@@ -52,6 +52,7 @@ from tests.anthropic.helpers import (
     tool_use,
     user,
     web_search_reply,
+    web_search_stream,
 )
 from tests.corpus import AGENT
 
@@ -328,12 +329,15 @@ async def test_conversion_errors_raise_before_any_request() -> None:
 # -- replies with blocks that have no neutral form, through the real SDK, both paths ----------
 
 
-def plain_then_stream(body: dict[str, Any]) -> respx.Router:
+def plain_then_stream(
+    body: dict[str, Any], events: list[dict[str, Any]] | None = None
+) -> respx.Router:
+    """The plain reply ``body``, then the stream ``events`` (default: the kit's of ``body``)."""
     router = new_router()
     router.post(URL).mock(
         side_effect=[
             respx.MockResponse(json=body),
-            anthropic_sse_response(anthropic_stream_events(body)),
+            anthropic_sse_response(anthropic_stream_events(body) if events is None else events),
         ]
     )
     return router
@@ -352,11 +356,13 @@ async def last_of(stream: Any) -> Any:
 
 
 SERVER_TOOL_AND_UNMODELLED = [
-    pytest.param(web_search_reply("end_turn"), id="web_search"),
-    pytest.param(web_search_reply("pause_turn"), id="web_search_paused"),
+    *[
+        pytest.param(web_search_reply(stop), web_search_stream(stop), id=f"web_search_{stop}")
+        for stop in ("end_turn", "pause_turn")
+    ],
     *[
         pytest.param(
-            anthropic_message([param.values[0], anthropic_text_block("Done.")]), id=param.id
+            anthropic_message([param.values[0], anthropic_text_block("Done.")]), None, id=param.id
         )
         for param in UNMODELLED_BLOCKS
     ],
@@ -364,13 +370,13 @@ SERVER_TOOL_AND_UNMODELLED = [
 
 
 @pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
-@pytest.mark.parametrize("body", SERVER_TOOL_AND_UNMODELLED)
+@pytest.mark.parametrize(("body", "events"), SERVER_TOOL_AND_UNMODELLED)
 async def test_blocks_without_neutral_form_convert_the_same_streamed_and_not(
-    body: dict[str, Any], strict_mode: bool
+    body: dict[str, Any], events: list[dict[str, Any]] | None, strict_mode: bool
 ) -> None:
     connector = AnthropicMessageConnector(strict_mode=strict_mode)
     agent = AnthropicChatAgent(
-        anthropic_client(plain_then_stream(body)), name=AGENT, model="claude-test"
+        anthropic_client(plain_then_stream(body, events)), name=AGENT, model="claude-test"
     ).register_message_connector(connector)
 
     plain = await outcome(agent.send("hi"))
@@ -391,9 +397,9 @@ async def test_server_tool_stream_through_function_call_middleware_is_the_text_r
         return "never asked for"
 
     body = web_search_reply("end_turn")
-    agent = connected(plain_then_stream(body)).register_streaming_middleware(
-        FunctionCallMiddleware(function_map={"lookup": lookup})
-    )
+    agent = connected(
+        plain_then_stream(body, web_search_stream("end_turn"))
+    ).register_streaming_middleware(FunctionCallMiddleware(function_map={"lookup": lookup}))
 
     plain = await agent.send("What are the rate limits?")
     streamed = await collect(agent.stream("What are the rate limits?"))

@@ -37,9 +37,11 @@ from tests.anthropic.helpers import (
     UNMODELLED_BLOCKS,
     constructed,
     constructed_events,
+    constructed_events_of,
     sdk_events,
     sdk_events_of,
     web_search_reply,
+    web_search_stream,
 )
 from tests.corpus import AGENT
 
@@ -303,7 +305,7 @@ def strict_outcome(run_it: Any) -> str:
 def test_server_tool_input_never_becomes_a_client_tool_call(stop_reason: str) -> None:
     body = web_search_reply(stop_reason)
 
-    updates, final = run(constructed_events(body, pieces=2))
+    updates, final = run(constructed_events_of(web_search_stream(stop_reason)))
 
     assert not any(isinstance(update, ToolCallMessageUpdate) for update in updates)
     assert isinstance(final, TextMessage)
@@ -322,7 +324,7 @@ def test_server_tool_blocks_raise_in_strict_mode_as_non_streaming(stop_reason: s
 
     def streamed() -> None:
         aggregator = AnthropicStreamAggregator(AGENT, strict_mode=True)
-        for event in constructed_events(body):
+        for event in constructed_events_of(web_search_stream(stop_reason)):
             aggregator.add(event)
         aggregator.finish()
 
