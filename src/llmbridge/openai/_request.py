@@ -255,9 +255,7 @@ def _emit_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> 
         function: Function = {"name": name, "arguments": arguments}
         calls.append({"id": call_id, "type": "function", "function": function})
     # Never a `name` here: named tool-call messages made the API fail (AutoGen #3437).
-    conv.messages.append(
-        {"role": "assistant", "content": message.content or None, "tool_calls": calls}
-    )
+    conv.messages.append({"role": "assistant", "content": content or None, "tool_calls": calls})
 
 
 def _emit_results(conv: _Converter, message: ToolCallResultMessage, index: int) -> None:
