@@ -70,6 +70,7 @@ from llmbridge._printing import PrintMessageMiddleware, format_message, register
 from llmbridge._serialization import dump_messages, load_messages
 
 __version__ = "0.1.0"
+"""The installed version; the one place it is written (the package metadata reads it too)."""
 
 # A library never configures logging; the NullHandler keeps Python's last-resort handler from
 # printing our warnings to stderr when the application has not configured logging either.

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Final
 
+from llmbridge import __version__
 from llmbridge._demo import (
     DEFAULT_MODELS,
     KEY_VARIABLES,
@@ -160,6 +161,7 @@ def _parser() -> argparse.ArgumentParser:
         description="One neutral message language for agent code, translated to OpenAI and "
         "Anthropic.",
     )
+    parser.add_argument("--version", action="version", version=f"llmbridge {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = commands.add_parser(
         "demo",
