@@ -44,9 +44,9 @@ class OpenAIChatRequestMessageConnector:
     """Connects an OpenAI agent (``OpenAIChatAgent`` or any agent of the same types) to neutral
     messages, on both the non-streaming and the streaming path.
 
-    Incoming neutral messages become envelopes of ``ChatCompletionMessageParam`` (API.md 4.1;
-    before a call, the tool-pairing step of 4.5 runs too); replies become neutral messages
-    (4.3); streams yield live updates and end with one complete message (4.4). Notes are logged
+    Incoming neutral messages become envelopes of ``ChatCompletionMessageParam`` (the From/Role
+    rules; before a call, the tool-pairing step runs too); replies become neutral messages;
+    streams yield live updates and end with one complete message. Notes are logged
     to the ``llmbridge`` logger, each once: a note this connector logged for an earlier request
     of the conversation is not logged again. ``strict_mode`` raises instead of dropping or renaming;
     ``max_image_bytes`` caps the base64 text of one image (``None``: no limit). A stream that

@@ -140,12 +140,13 @@ def from_openai(
 ) -> Message:
     """Convert an OpenAI ``ChatCompletion`` (or an envelope of one) to a neutral reply.
 
-    Rules: API.md 4.3. The reply's ``from_`` is ``agent_name``; it carries usage, finish
-    reason, reasoning (from OpenAI-compatible servers) and the completion as ``raw``. Anything
-    that is not a completion comes back unchanged (lenient) or raises
+    Rules: a content filter, a refusal, more than one choice or an empty reply raise; tool calls
+    become a ``ToolCallMessage``, text a ``TextMessage``. The reply's ``from_`` is ``agent_name``;
+    it carries usage, finish reason, reasoning (from OpenAI-compatible servers) and the completion
+    as ``raw``. Anything that is not a completion comes back unchanged (lenient) or raises
     ``UnsupportedMessageError`` (strict). Raises ``ProviderResponseError`` for more or fewer than
     one choice and for non-function tool calls, ``ContentFilteredError``, ``RefusalError`` and
-    ``EmptyResponseError`` as the table says.
+    ``EmptyResponseError`` for those replies.
     """
     inner = completion.content if isinstance(completion, MessageEnvelope) else completion
     if not isinstance(inner, ChatCompletion):
