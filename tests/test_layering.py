@@ -81,12 +81,24 @@ def _run_blocked(blocked: tuple[str, ...], code: str) -> subprocess.CompletedPro
             "llmbridge.testing.openai_completion needs httpx and respx: "
             "pip install 'llmbridge[testing]'",
         ),
+        (
+            "openai",
+            "import respx, llmbridge.testing as kit; kit.openai_client(respx.Router())",
+            "openai_client needs the openai SDK: pip install 'llmbridge[openai]'",
+        ),
+        (
+            "anthropic",
+            "import llmbridge.testing as kit; kit.ScriptedProvider([]).anthropic_client()",
+            "anthropic_client needs the anthropic SDK: pip install 'llmbridge[anthropic]'",
+        ),
     ],
     ids=[
         "llmbridge.openai without openai names the openai extra",
         "llmbridge.anthropic without anthropic names the anthropic extra",
         "the scripted provider without respx names the testing extra",
         "a response builder without httpx names the testing extra",
+        "the kit's OpenAI client builder without openai names the openai extra",
+        "the scripted provider's Anthropic client without anthropic names the anthropic extra",
     ],
 )
 def test_a_missing_dependency_raises_an_import_error_naming_the_extra(
