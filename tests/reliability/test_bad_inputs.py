@@ -3,7 +3,8 @@
 Each case states what llmbridge does in lenient and in strict mode: a typed error naming the
 message index and field, or the payload it sends and the notes it records. Rows outside the
 neutral model are checked where they arise: agent options, replies, streams, the function
-runner. The README's "Rules for bad input" table lists the same policies.
+runner. The documentation's "Rules for bad input" page (docs/bad-inputs.md) lists the same
+policies.
 """
 
 from __future__ import annotations
@@ -854,20 +855,19 @@ async def test_bad_input(case: Callable[[], Any]) -> None:
         await outcome
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "bad-inputs.md"
 
 
-def readme_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    return text.split("\n## Rules for bad input\n", 1)[1].split("\n## ", 1)[0]
+def page_text() -> str:
+    return PAGE.read_text(encoding="utf-8")
 
 
-def test_the_readme_table_has_one_row_per_case() -> None:
-    rows = [int(match) for match in re.findall(r"^\| (\d+) \|", readme_section(), re.M)]
+def test_the_documented_table_has_one_row_per_case() -> None:
+    rows = [int(match) for match in re.findall(r"^\| (\d+) \|", page_text(), re.M)]
     assert rows == list(range(1, 51))
 
 
-def test_the_readme_snippet_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    (code,) = re.findall(r"```python\n(.*?)```", readme_section(), re.S)
-    exec(compile(code, "README.md: Rules for bad input", "exec"), {"__name__": "readme"})
+def test_the_documented_snippet_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    (code,) = re.findall(r"```python\n(.*?)```", page_text(), re.S)
+    exec(compile(code, "docs/bad-inputs.md", "exec"), {"__name__": "docs"})
     assert capsys.readouterr().out.split() == ["0", "data", "5242880", "1"]

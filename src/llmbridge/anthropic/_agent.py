@@ -12,11 +12,17 @@ from typing import TYPE_CHECKING, Any, Final
 
 import anthropic
 import httpx2
+from anthropic._base_client import SyncAPIClient
 from anthropic.resources.messages import AsyncMessages
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import RawMessageStreamEvent
 
-from llmbridge._agents import GenerateReplyOptions, create_keywords, layer_create_settings
+from llmbridge._agents import (
+    GenerateReplyOptions,
+    check_async_client,
+    create_keywords,
+    layer_create_settings,
+)
 from llmbridge._connectors import register_default_connector
 from llmbridge._errors import InvalidMessageError, UnsupportedMessageError
 from llmbridge._functions import FunctionContract, combine_functions
@@ -67,7 +73,9 @@ class AnthropicChatAgent(AgentMethods):
     ``functions`` -> ``tools`` (constructor first, first of a name wins), ``tool_choice``
     (``"required"`` -> any, a name -> that tool), ``stop_sequences``, ``temperature``;
     ``options.extra`` and ``**create_kwargs``: keys ``create()`` takes are keywords, the others
-    go into ``extra_body``. Raises ``UnsupportedMessageError`` for other inputs,
+    go into ``extra_body``. Raises ``TypeError`` at construction for a sync client
+    (``anthropic.Anthropic``, ``anthropic.AnthropicBedrock`` ...), ``UnsupportedMessageError``
+    for other inputs,
     ``InvalidMessageError`` when no message is left, ``ValueError`` for a ``tool_choice`` naming
     no offered function or forcing tool use while thinking is enabled, and ``ProviderAPIError``
     subclasses for SDK errors (``StreamInterruptedError`` once a stream has started).
@@ -85,6 +93,14 @@ class AnthropicChatAgent(AgentMethods):
         functions: Sequence[FunctionContract] | None = None,
         **create_kwargs: Any,
     ) -> None:
+        check_async_client(
+            client,
+            SyncAPIClient,
+            anthropic,
+            agent="AnthropicChatAgent",
+            use="anthropic.AsyncAnthropic, or a cloud's async class such as "
+            "anthropic.AsyncAnthropicBedrock",
+        )
         self.client = client
         self.name = name
         self.model = model

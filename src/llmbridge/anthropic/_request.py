@@ -119,7 +119,7 @@ def to_anthropic(
 
     ``agent_name`` names the provider agent ("self": its messages become assistant turns);
     ``system`` is the agent's own system message, put before the SYSTEM messages' text.
-    Rules (API.md 4.2): consecutive same-role turns are merged with tool results (user) and
+    Rules: consecutive same-role turns are merged with tool results (user) and
     thinking (assistant) first; empty text is dropped; system text after a turn moves to the
     top-level ``system`` (a ``"repaired"`` note), and so does trailing whitespace of a final
     assistant text (a prefill); images are base64 (png, jpeg, gif or webp, base64 text at most
@@ -130,10 +130,10 @@ def to_anthropic(
     back.
     ``name_policy`` says what happens to other agents' names: ``"drop"`` (a lossy note) or
     ``"prefix"`` (a ``"[name] "`` text block first). With ``check_pairing`` the tool-pairing step
-    of API.md 4.5 runs. Raises ``InvalidMessageError`` for a message that breaks a rule (both
-    modes), a pairing violation, or an empty request; in strict mode also for lossy changes
-    (``UnsupportedMessageError`` for types Anthropic cannot carry). ``ValueError`` for an
-    unknown ``name_policy``.
+    runs (calls answered by the results that follow them; safe repairs first). Raises
+    ``InvalidMessageError`` for a message that breaks a rule (both modes), a pairing violation, or
+    an empty request; in strict mode also for lossy changes (``UnsupportedMessageError`` for types
+    Anthropic cannot carry). ``ValueError`` for an unknown ``name_policy``.
     """
     request, _ = build_request(
         messages,

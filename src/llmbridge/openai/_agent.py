@@ -11,10 +11,16 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any, Final, cast
 
 import openai
+from openai._base_client import SyncAPIClient
 from openai.resources.chat.completions import AsyncCompletions
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
 
-from llmbridge._agents import GenerateReplyOptions, create_keywords, layer_create_settings
+from llmbridge._agents import (
+    GenerateReplyOptions,
+    check_async_client,
+    create_keywords,
+    layer_create_settings,
+)
 from llmbridge._connectors import (
     Connector,
     register_default_connector,
@@ -67,10 +73,11 @@ class OpenAIChatAgent(AgentMethods):
     ``tool_choice``; ``extra`` and ``create_kwargs`` keys ``create()`` takes pass as keywords,
     the rest through ``extra_body``. Per-call options win over constructor settings.
 
-    Raises ``UnsupportedMessageError`` for any other input, ``ValueError`` for settings naming
-    ``messages`` or ``stream``, more than four stop sequences or a ``tool_choice`` naming no
-    offered function, and ``ProviderAPIError`` subclasses (SDK error as ``__cause__``) when
-    the API call fails, before or during a stream.
+    Raises ``TypeError`` at construction for a sync client (``openai.OpenAI``,
+    ``openai.AzureOpenAI``), ``UnsupportedMessageError`` for any other input, ``ValueError`` for
+    settings naming ``messages`` or ``stream``, more than four stop sequences or a
+    ``tool_choice`` naming no offered function, and ``ProviderAPIError`` subclasses (SDK error
+    as ``__cause__``) when the API call fails, before or during a stream.
     """
 
     def __init__(
@@ -86,6 +93,13 @@ class OpenAIChatAgent(AgentMethods):
         functions: Iterable[FunctionContract] | None = None,
         **create_kwargs: Any,
     ) -> None:
+        check_async_client(
+            client,
+            SyncAPIClient,
+            openai,
+            agent="OpenAIChatAgent",
+            use="openai.AsyncOpenAI or openai.AsyncAzureOpenAI",
+        )
         self.client = client
         self.name = name
         self.model = model

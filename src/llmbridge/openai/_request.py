@@ -368,12 +368,12 @@ def to_openai(
 ) -> OpenAIRequest:
     """Convert neutral messages to OpenAI Chat Completions request messages.
 
-    Rules: API.md 4.1, message by message (``agent_name`` is "self"). Unless ``check_pairing`` is
-    false, the tool-pairing step of 4.5 runs around the conversion: safe repairs first (a
-    message interrupting a call and its results moved after them, ids made unique and at most 40
-    characters), then every message is converted, then the pairing is checked. Notes name the
-    index of the original neutral message. Never mutates ``messages``. Function names of
-    history calls outside ``^[a-zA-Z0-9_-]{1,64}$`` are sanitized (a ``"renamed"`` note).
+    Rules: the From/Role table of the OpenAI guide page, message by message (``agent_name`` is
+    "self"). Unless ``check_pairing`` is false, the tool-pairing step runs around the conversion:
+    safe repairs first (a message interrupting a call and its results moved after them, ids made
+    unique and at most 40 characters), then every message is converted, then the pairing is checked.
+    Notes name the index of the original neutral message. Never mutates ``messages``. Function names
+    of history calls outside ``^[a-zA-Z0-9_-]{1,64}$`` are sanitized (a ``"renamed"`` note).
     Images given as bytes must be png, jpeg, gif or webp, and their base64 text at most
     ``max_image_bytes`` long (``None``: no limit); URLs are never downloaded.
 

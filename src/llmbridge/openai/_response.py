@@ -217,9 +217,10 @@ def from_openai(
 ) -> Message:
     """Convert an OpenAI ``ChatCompletion`` (or an envelope of one) to a neutral reply.
 
-    Rules: API.md 4.3. The reply's ``from_`` is ``agent_name``; it carries usage, finish
-    reason, reasoning (from OpenAI-compatible servers) and the completion as ``raw``. Anything
-    that is not a completion comes back unchanged (lenient) or raises
+    Rules: a content filter, a refusal, more than one choice or an empty reply raise; tool calls
+    become a ``ToolCallMessage``, text a ``TextMessage``. The reply's ``from_`` is ``agent_name``;
+    it carries usage, finish reason, reasoning (from OpenAI-compatible servers) and the completion
+    as ``raw``. Anything that is not a completion comes back unchanged (lenient) or raises
     ``UnsupportedMessageError`` (strict). Raises ``ProviderResponseError`` for more or fewer than
     one choice, for non-function tool calls and for a completion whose fields are not what a
     chat completion holds (the SDK does not validate bodies: ``{"choices": null}`` arrives as a
