@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import base64
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
+import llmbridge
 from llmbridge import (
     ImageMessage,
     InvalidMessageError,
+    Message,
     MessageEnvelope,
     MultiModalMessage,
     Reasoning,
@@ -274,3 +278,81 @@ def test_envelope_metadata_is_a_copy() -> None:
 def test_wrong_types_rejected(build: object) -> None:
     with pytest.raises(InvalidMessageError):
         build()  # type: ignore[operator]
+
+
+def _cached(image: ImageMessage) -> ImageMessage:
+    """``image`` with its base64 and data-URL caches filled, as after a first conversion."""
+    assert image.data_url
+    assert image.base64_data
+    return image
+
+
+ONE_OF_EACH: dict[str, Message] = {
+    "text": TextMessage(Role.ASSISTANT, "x", "bot", finish_reason="stop"),
+    "image-url": ImageMessage(Role.USER, "https://x/a.png", "user", detail="low"),
+    "image-data-with-filled-caches": _cached(ImageMessage(Role.USER, data=PNG, detail="high")),
+    "multimodal": MultiModalMessage(
+        Role.USER, [TextMessage(Role.USER, "see"), ImageMessage(Role.USER, data=PNG)]
+    ),
+    "tool-call": ToolCallMessage(CALLS, "bot", content="calling"),
+    "tool-call-result": ToolCallResultMessage(CALLS, "bot"),
+    "tool-call-aggregate": ToolCallAggregateMessage(
+        ToolCallMessage(CALLS), ToolCallResultMessage(CALLS), "bot"
+    ),
+    "text-update": TextMessageUpdate(Role.ASSISTANT, "delta", "bot"),
+    "reasoning-update": ReasoningMessageUpdate("hmm", "bot"),
+    "tool-call-update": ToolCallMessageUpdate("f", '{"a"', "bot", index=1, tool_call_id="c"),
+    "envelope": MessageEnvelope({"role": "user", "content": "x"}, "bot", metadata={"k": 1}),
+}
+
+
+def test_one_of_each_covers_every_message_type() -> None:
+    exported = {
+        value
+        for value in vars(llmbridge).values()
+        if isinstance(value, type) and issubclass(value, Message) and value is not Message
+    }
+    assert {type(message) for message in ONE_OF_EACH.values()} == exported
+
+
+@pytest.mark.parametrize("message", ONE_OF_EACH.values(), ids=ONE_OF_EACH.keys())
+def test_replace_works_on_every_message_type(message: Message) -> None:
+    changed = dataclasses.replace(message, from_="someone")  # type: ignore[type-var]
+    assert type(changed) is type(message)
+    assert changed.from_ == "someone"
+    assert dataclasses.replace(changed, from_=message.from_) == message  # type: ignore[type-var]
+
+
+def test_replace_on_an_image_recomputes_its_caches() -> None:
+    image = ONE_OF_EACH["image-data-with-filled-caches"]
+    assert isinstance(image, ImageMessage)
+    jpeg = dataclasses.replace(image, data=JPEG)
+    assert (jpeg.media_type, jpeg.base64_data) == ("image/jpeg", b64(JPEG))
+    assert jpeg.data_url == f"data:image/jpeg;base64,{b64(JPEG)}"
+
+
+def test_generic_envelope_constructs() -> None:
+    payload = {"role": "user", "content": "x"}
+    envelope = MessageEnvelope[dict[str, str]](payload, "bot")
+    assert envelope == MessageEnvelope(payload, "bot")
+    assert envelope.content is payload
+
+
+def test_envelope_metadata_is_read_only() -> None:
+    envelope = MessageEnvelope({"role": "user"}, "bot", metadata={"k": 1})
+    with pytest.raises(TypeError):
+        envelope.metadata["k"] = 2  # type: ignore[index]
+    assert envelope.metadata == {"k": 1}
+    assert MessageEnvelope({}).metadata == {}
+
+
+def test_envelope_equality_and_copies_keep_the_metadata() -> None:
+    envelope = MessageEnvelope({"role": "user"}, "bot", metadata={"k": [1]})
+    assert envelope == MessageEnvelope({"role": "user"}, "bot", metadata={"k": [1]})
+    assert envelope != MessageEnvelope({"role": "user"}, "bot", metadata={"k": [2]})
+    assert hash(envelope) == hash(MessageEnvelope({"other": 1}, "bot"))  # from_ only
+    for copied in (copy.deepcopy(envelope), pickle.loads(pickle.dumps(envelope))):
+        assert copied == envelope
+        assert copied.metadata["k"] is not envelope.metadata["k"]
+        with pytest.raises(TypeError):
+            copied.metadata["k"] = 2  # type: ignore[index]

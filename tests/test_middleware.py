@@ -11,6 +11,7 @@ from llmbridge import (
     Agent,
     DelegateMiddleware,
     GenerateReplyOptions,
+    ImageMessage,
     Message,
     MiddlewareAgent,
     MiddlewareContext,
@@ -30,6 +31,7 @@ from llmbridge import (
     stream,
 )
 from llmbridge.testing import EchoAgent
+from tests.strategies import PNG
 
 
 class Recorder:
@@ -253,6 +255,15 @@ async def test_send_builds_history_and_wraps_strings() -> None:
     reply = await send(EchoAgent("e"), "question", chat_history=history)
     assert reply == TextMessage(Role.USER, "question", "e")
     assert await send(EchoAgent("e"), chat_history=history) == TextMessage(Role.SYSTEM, "sys", "e")
+
+
+async def test_echo_agent_echoes_images() -> None:
+    image = ImageMessage(Role.USER, data=PNG, detail="low")
+    assert image.base64_data  # the cache filled, as after a conversion
+    reply = await EchoAgent("e").send(image)
+    assert reply == ImageMessage(Role.USER, data=PNG, from_="e", detail="low")
+    streamed = await collect(EchoAgent("e").stream(image))
+    assert streamed == [reply]
 
 
 async def test_echo_agent_requires_a_message() -> None:

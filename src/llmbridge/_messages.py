@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, Literal, TypeVar
 
@@ -108,8 +109,9 @@ class ImageMessage(Message):
     data: bytes | None
     media_type: str | None
     detail: ImageDetail | None
-    _base64: str | None = field(compare=False, repr=False, hash=False)
-    _data_url: str | None = field(compare=False, repr=False, hash=False)
+    # Caches, not constructor arguments: dataclasses.replace() builds a new image without them.
+    _base64: str | None = field(init=False, compare=False, repr=False, hash=False)
+    _data_url: str | None = field(init=False, compare=False, repr=False, hash=False)
 
     def __init__(
         self,
@@ -356,23 +358,42 @@ class ToolCallMessageUpdate(Message):
     tool_call_id: str | None = field(default=None, kw_only=True)
 
 
-@dataclass(frozen=True, slots=True, init=False)
+# Slots declared by hand, not slots=True: that makes a second class, and the frozen __setattr__
+# dataclass writes for the first one fails (TypeError, not FrozenInstanceError) on instances of
+# the second, which broke MessageEnvelope[T](...) (typing sets __orig_class__ and expects an
+# AttributeError when it cannot).
+@dataclass(frozen=True, init=False)
 class MessageEnvelope(Message, Generic[T]):
     """Carries a raw provider object: a request message on the way in, a response on the way out.
 
-    ``metadata`` is a read-only copy of the mapping given.
+    ``metadata`` is a read-only view (``types.MappingProxyType``) of a copy of the mapping given.
+    ``MessageEnvelope[T](content)`` constructs as ``MessageEnvelope(content)`` does. Equality
+    compares content, ``from_`` and metadata; the hash is that of ``from_``.
     """
 
-    content: T = field(hash=False)
+    __slots__ = ("content", "from_", "metadata")
+    content: T
     from_: str | None
-    metadata: Mapping[str, Any] = field(hash=False)
+    metadata: Mapping[str, Any]
 
     def __init__(
         self, content: T, from_: str | None = None, *, metadata: Mapping[str, Any] | None = None
     ) -> None:
         set_field(self, "content", content)
         set_field(self, "from_", from_)
-        set_field(self, "metadata", dict(metadata) if metadata else {})
+        set_field(self, "metadata", MappingProxyType(dict(metadata) if metadata else {}))
+
+    def __hash__(self) -> int:
+        # The content (a dict, an SDK model) and the metadata need not be hashable.
+        return hash(self.from_)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A mapping proxy neither pickles nor deep-copies: rebuild from a plain copy.
+        return (_envelope, (self.content, self.from_, dict(self.metadata)))
+
+
+def _envelope(content: Any, from_: str | None, metadata: dict[str, Any]) -> MessageEnvelope[Any]:
+    return MessageEnvelope(content, from_, metadata=metadata)
 
 
 UPDATE_TYPES: Final[tuple[type[Message], ...]] = (
