@@ -116,12 +116,15 @@ async def test_every_middleware_sees_innermost_name() -> None:
     assert log == ["c:inner", "b:inner", "a:inner"]
 
 
-async def test_explicit_name_is_seen_by_middlewares() -> None:
+@pytest.mark.parametrize("path", ["send", "stream"])
+async def test_renamed_chain_shows_every_middleware_the_innermost_name(path: str) -> None:
     log: list[str] = []
-    agent = MiddlewareAgent(EchoAgent("inner"), [Recorder("a", log)], name="outer")
-    reply = await agent.send("x")
-    assert agent.name == "outer"
-    assert log == ["a:outer"]
+    inner = MiddlewareStreamingAgent(EchoAgent("inner"), [Recorder("a", log)], name="middle")
+    agent = MiddlewareStreamingAgent(inner, [Recorder("b", log), Recorder("c", log)], name="outer")
+    reply = await agent.send("x") if path == "send" else (await collect(agent.stream("x")))[-1]
+    assert (agent.name, inner.name) == ("outer", "middle")
+    prefix = "" if path == "send" else "stream:"
+    assert log == [f"c:{prefix}inner", f"b:{prefix}inner", f"a:{prefix}inner"]
     assert reply.from_ == "inner"
 
 
