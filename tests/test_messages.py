@@ -27,6 +27,8 @@ from llmbridge import (
     ToolCallMessageUpdate,
     ToolCallResultMessage,
     Usage,
+    dump_messages,
+    load_messages,
 )
 from tests.strategies import PNG
 
@@ -149,6 +151,80 @@ class TestImageMessage:
             ImageMessage(Role.USER, **kwargs)  # type: ignore[arg-type]
         assert info.value.field == field
         assert isinstance(info.value, ValueError)
+
+    @pytest.mark.parametrize(
+        "scheme", ["DATA", "Data", "dAtA"], ids=["upper-case", "capitalized", "mixed-case"]
+    )
+    def test_data_url_scheme_is_case_insensitive(self, scheme: str) -> None:
+        image = ImageMessage(Role.USER, f"{scheme}:image/png;BASE64,{b64(PNG)}")
+        assert (image.url, image.data, image.media_type) == (None, PNG, "image/png")
+
+    @pytest.mark.parametrize(
+        "url",
+        [
+            "https://example.com/cat.png",
+            "http://example.com/cat.png?size=2#top",
+            "HTTPS://EXAMPLE.COM/cat.png",
+            "Http://user@example.com:8080/cat.png",
+            "https://[2001:db8::1]/cat.png",
+            "gs://bucket/cat.png",
+            "GS://bucket/cat.png",
+        ],
+        ids=[
+            "https",
+            "http-with-query-and-fragment",
+            "upper-case-scheme",
+            "user-and-port",
+            "ipv6-host",
+            "gs-for-gemini",
+            "upper-case-gs",
+        ],
+    )
+    def test_absolute_web_and_gs_urls_are_urls(self, url: str) -> None:
+        image = ImageMessage(Role.USER, url)
+        assert (image.url, image.data) == (url, None)
+
+    @pytest.mark.parametrize(
+        "url",
+        [
+            "file:///home/me/cat.png",
+            "cat.png",
+            "/home/me/cat.png",
+            "ftp://example.com/cat.png",
+            "//example.com/cat.png",
+            "https:///cat.png",
+            "https://",
+            "gs:///cat.png",
+            "https:example.com/cat.png",
+            "https://[2001:db8::1/cat.png",
+            "javascript:alert(1)",
+        ],
+        ids=[
+            "file-url",
+            "relative-path",
+            "absolute-path",
+            "ftp-url",
+            "scheme-relative",
+            "empty-host",
+            "nothing-after-the-scheme",
+            "gs-without-bucket",
+            "no-double-slash",
+            "unclosed-ipv6-bracket",
+            "javascript-url",
+        ],
+    )
+    def test_urls_no_api_takes_are_refused_at_construction(self, url: str) -> None:
+        with pytest.raises(InvalidMessageError) as info:
+            ImageMessage(Role.USER, url)
+        assert (info.value.index, info.value.field) == (None, "url")
+
+    def test_loading_a_url_no_api_takes_names_the_message(self) -> None:
+        data = dump_messages(
+            [TextMessage(Role.USER, "look"), ImageMessage(Role.USER, "https://x/a.png")]
+        )
+        with pytest.raises(InvalidMessageError) as info:
+            load_messages(data.replace("https://x/a.png", "file:///home/me/cat.png"))
+        assert (info.value.index, info.value.field) == (1, "url")
 
 
 class TestMultiModalMessage:

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, TypeVar
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._image_data import normalize_media_type, parse_data_url, sniff_image_type
+from llmbridge._image_data import (
+    check_image_url,
+    is_data_url,
+    normalize_media_type,
+    parse_data_url,
+    sniff_image_type,
+)
 from llmbridge._message_parts import (
     Message,
     Reasoning,
@@ -96,10 +102,12 @@ class TextMessage(Message):
 class ImageMessage(Message):
     """An image, by URL or as bytes.
 
-    Rules: exactly one of ``url`` / ``data``; a ``data:`` URL is parsed into ``data`` and
-    ``media_type``; png, jpeg, gif and webp bytes are recognised by their magic bytes and that
-    type wins over a conflicting declared one; ``image/jpg`` becomes ``image/jpeg``; other bytes
-    need a declared ``media_type``. Breaking a rule raises ``InvalidMessageError``.
+    Rules: exactly one of ``url`` / ``data``; a ``data:`` URL (any case) is parsed into ``data``
+    and ``media_type``; any other URL must be an absolute ``http://``, ``https://`` or ``gs://``
+    URL with a host (scheme in any case); png, jpeg, gif and webp bytes are recognised by their
+    magic bytes and that type wins over a conflicting declared one; ``image/jpg`` becomes
+    ``image/jpeg``; other bytes need a declared ``media_type``. Breaking a rule raises
+    ``InvalidMessageError``.
     ``base64_data`` and ``data_url`` are computed once per image and cached.
     """
 
@@ -132,10 +140,12 @@ class ImageMessage(Message):
         if url is not None:
             if not isinstance(url, str) or not url.strip():
                 raise InvalidMessageError("url must be a non-empty string", field="url")
-            if url[:5].lower() == "data:":
+            if is_data_url(url):
                 data, declared = parse_data_url(url)
                 media_type = media_type or declared
                 url = None
+            else:
+                check_image_url(url)
         if data is not None:
             if not isinstance(data, bytes | bytearray | memoryview):
                 raise InvalidMessageError(

@@ -10,15 +10,21 @@ from collections.abc import Collection
 from typing import Final
 
 from llmbridge._errors import InvalidMessageError
+from llmbridge._image_data import url_scheme
 from llmbridge._messages import ImageMessage
 
 __all__ = [
     "SUPPORTED_IMAGE_TYPES",
     "TOOL_CHOICE_MODES",
+    "WEB_URL_SCHEMES",
     "base64_size",
     "check_image",
     "checked_tool_choice",
+    "unsupported_image_url",
 ]
+
+WEB_URL_SCHEMES: Final = frozenset({"http", "https"})
+"""The image URL schemes OpenAI and Anthropic fetch (``gs://`` is Gemini's only)."""
 
 SUPPORTED_IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 """The media types both providers accept for images sent as bytes."""
@@ -69,6 +75,26 @@ def check_image(
                 index=index,
                 field=f"{field_prefix}data",
             )
+
+
+def unsupported_image_url(
+    image: ImageMessage, *, schemes: Collection[str], provider: str, field_prefix: str = ""
+) -> str | None:
+    """Why ``image``'s URL cannot be sent to ``provider``, or ``None`` when it can.
+
+    A URL whose scheme is not in ``schemes`` (a ``gs://`` URL for OpenAI or Anthropic) cannot:
+    the caller drops it as unsupported. Images given as bytes always can.
+    """
+    if image.url is None:
+        return None
+    scheme = url_scheme(image.url)
+    if scheme in schemes:
+        return None
+    where = f" ({field_prefix.rstrip('.')})" if field_prefix else ""
+    return (
+        f"{scheme}:// image URLs cannot be sent to {provider}{where}; it takes "
+        f"{' and '.join(sorted(schemes))} URLs or image bytes"
+    )
 
 
 def checked_tool_choice(tool_choice: str | None, tool_names: Collection[str]) -> str | None:

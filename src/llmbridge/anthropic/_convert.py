@@ -29,7 +29,12 @@ from llmbridge._messages import (
 )
 from llmbridge._names import sanitize_identifier
 from llmbridge._notes import NoteRecorder
-from llmbridge._request_checks import SUPPORTED_IMAGE_TYPES, check_image
+from llmbridge._request_checks import (
+    SUPPORTED_IMAGE_TYPES,
+    WEB_URL_SCHEMES,
+    check_image,
+    unsupported_image_url,
+)
 from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._merge import Block, Sink
 
@@ -174,7 +179,13 @@ class Converter:
                 f"tool call ids rewritten to [a-zA-Z0-9_-]: {', '.join(rewritten)}",
             )
 
-    def _image_block(self, image: ImageMessage, index: int, field_prefix: str = "") -> Block:
+    def _image_block(self, image: ImageMessage, index: int, field_prefix: str = "") -> Block | None:
+        unsupported = unsupported_image_url(
+            image, schemes=WEB_URL_SCHEMES, provider="Anthropic", field_prefix=field_prefix
+        )
+        if unsupported is not None:  # a gs:// URL: dropped, strict mode raises
+            self.recorder.unsupported(index, unsupported)
+            return None
         if image.url is not None:
             return {"type": "image", "source": {"type": "url", "url": image.url}}
         check_image(
@@ -242,7 +253,10 @@ class Converter:
     def image(self, message: ImageMessage, index: int) -> None:
         """A user image block (base64 or URL source); from self: ``InvalidMessageError``."""
         self._not_from_self(message, index, "an ImageMessage")
-        blocks = [self._image_block(message, index)]
+        block = self._image_block(message, index)
+        if block is None:
+            return
+        blocks = [block]
         if message.from_ is not None:
             blocks = self._sender(blocks, message.from_, index)
         self.sink.add("user", blocks, index)
@@ -253,11 +267,11 @@ class Converter:
         blocks: list[Block] = []
         for position, item in enumerate(message.content):
             if isinstance(item, ImageMessage):
-                blocks.append(self._image_block(item, index, f"content[{position}]."))
+                block = self._image_block(item, index, f"content[{position}].")
             else:
                 block = self._text_block(item.content, index, f"content[{position}]")
-                if block is not None:
-                    blocks.append(block)
+            if block is not None:
+                blocks.append(block)
         if not blocks:
             self._empty(index)
             return

@@ -40,7 +40,7 @@ from llmbridge._messages import (
 from llmbridge._names import NAME_PATTERN, sanitize_identifier
 from llmbridge._notes import ConversionNote, NoteRecorder
 from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
-from llmbridge._request_checks import check_image
+from llmbridge._request_checks import WEB_URL_SCHEMES, check_image, unsupported_image_url
 from llmbridge._tool_calls import tool_call_id_or_fallback
 
 __all__ = ["MAX_IMAGE_BYTES", "MAX_TOOL_CALL_ID_LENGTH", "OpenAIRequest", "to_openai"]
@@ -118,8 +118,18 @@ class _Converter:
 
     def image_part(
         self, image: ImageMessage, index: int, field_prefix: str = ""
-    ) -> ChatCompletionContentPartImageParam:
-        """The ``image_url`` part of ``image``, after the neutral image checks."""
+    ) -> ChatCompletionContentPartImageParam | None:
+        """The ``image_url`` part of ``image``, after the neutral image checks.
+
+        ``None`` for a URL Chat Completions cannot fetch (``gs://``): dropped with a note,
+        strict mode raises ``UnsupportedMessageError``.
+        """
+        unsupported = unsupported_image_url(
+            image, schemes=WEB_URL_SCHEMES, provider=_PROVIDER, field_prefix=field_prefix
+        )
+        if unsupported is not None:
+            self.recorder.unsupported(index, unsupported)
+            return None
         check_image(
             image,
             max_bytes=self.max_image_bytes,
@@ -198,18 +208,22 @@ def _sender_name(conv: _Converter, message: Message, index: int) -> str | None:
 def _convert_image(conv: _Converter, message: ImageMessage, index: int) -> None:
     _reject_self(conv, message, index)
     part = conv.image_part(message, index)
-    conv.messages.append(_user([part], _sender_name(conv, message, index)))
+    if part is not None:
+        conv.messages.append(_user([part], _sender_name(conv, message, index)))
 
 
 def _convert_multimodal(conv: _Converter, message: MultiModalMessage, index: int) -> None:
     _reject_self(conv, message, index)
-    parts: list[ChatCompletionContentPartParam] = [
-        {"type": "text", "text": item.content}
-        if isinstance(item, TextMessage)
-        else conv.image_part(item, index, f"content[{position}].")
-        for position, item in enumerate(message.content)
-    ]
-    conv.messages.append(_user(parts, _sender_name(conv, message, index)))
+    parts: list[ChatCompletionContentPartParam] = []
+    for position, item in enumerate(message.content):
+        if isinstance(item, TextMessage):
+            parts.append({"type": "text", "text": item.content})
+        else:
+            part = conv.image_part(item, index, f"content[{position}].")
+            if part is not None:
+                parts.append(part)
+    if parts:  # else every part was an image URL it cannot send, each noted
+        conv.messages.append(_user(parts, _sender_name(conv, message, index)))
 
 
 def _emit_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> None:
