@@ -78,7 +78,7 @@ LOSSLESS = [
     pytest.param(
         [ImageMessage(Role.USER, "https://example.com/cat.png", detail="high")],
         [user(URL_IMAGE)],
-        [],
+        [(0, "omitted")],  # detail: Anthropic has no such field
         id="image_url_becomes_url_source_never_downloaded",
     ),
     pytest.param(

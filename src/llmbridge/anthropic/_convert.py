@@ -186,6 +186,14 @@ class Converter:
         if unsupported is not None:  # a gs:// URL: dropped, strict mode raises
             self.recorder.unsupported(index, unsupported)
             return None
+        if image.detail is not None:
+            where = f" ({field_prefix.rstrip('.')})" if field_prefix else ""
+            self.recorder.note(
+                index,
+                "omitted",
+                f"image detail {image.detail!r} is not sent to Anthropic (it has no such field; "
+                f"detail is only a hint){where}",
+            )
         if image.url is not None:
             return {"type": "image", "source": {"type": "url", "url": image.url}}
         check_image(

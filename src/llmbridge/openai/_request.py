@@ -54,6 +54,9 @@ MAX_IMAGE_BYTES: Final = 20 * 1024 * 1024
 _PROVIDER: Final = "OpenAI"
 
 _REASONING_OMITTED: Final = "reasoning is not sent to OpenAI Chat Completions"
+_IS_ERROR_OMITTED: Final = (
+    "is_error is not sent to OpenAI Chat Completions; the result text carries the error"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,9 +257,14 @@ def _emit_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> 
 
 
 def _emit_results(conv: _Converter, message: ToolCallResultMessage, index: int) -> None:
+    error_omitted = False
     for position, call in enumerate(message.tool_calls):
         if call.result is None:
             continue
+        if call.is_error and not error_omitted:
+            # A tool message has no error flag: one note per result message.
+            conv.recorder.note(index, "omitted", _IS_ERROR_OMITTED)
+            error_omitted = True
         tool: ChatCompletionToolMessageParam = {
             "role": "tool",
             # The fallback counts positions in the original list, skipped calls included.
