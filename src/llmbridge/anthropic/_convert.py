@@ -35,6 +35,7 @@ from llmbridge._request_checks import (
     check_image,
     unsupported_image_url,
 )
+from llmbridge._tool_calls import CutOffCalls
 from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._merge import Block, Sink
 
@@ -82,7 +83,7 @@ class Converter:
     breaks a rule, and records notes (raising in strict mode when they are lossy).
     """
 
-    __slots__ = ("agent_name", "max_image_bytes", "prefix", "recorder", "sink")
+    __slots__ = ("agent_name", "cut", "max_image_bytes", "prefix", "recorder", "sink")
 
     def __init__(
         self,
@@ -97,6 +98,7 @@ class Converter:
         self.prefix = name_policy == "prefix"
         self.sink = sink
         self.max_image_bytes = max_image_bytes
+        self.cut = CutOffCalls()
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` (neutral index ``index``) via ``_DISPATCH``; other types are
@@ -305,12 +307,17 @@ class Converter:
                 blocks.append(block)
         rewritten: list[str] = []
         for position, call in enumerate(message.tool_calls):
+            tool_id = self._tool_id(call, position, index, rewritten)
+            # A call cut off at the token limit goes with {}; its text goes with its result.
+            repaired = self.cut.take(message, call, tool_id)
+            if repaired is not None:
+                self.recorder.note(index, "repaired", repaired)
             blocks.append(
                 {
                     "type": "tool_use",
-                    "id": self._tool_id(call, position, index, rewritten),
+                    "id": tool_id,
                     "name": self._tool_name(call.function_name, position, index),
-                    "input": _parse_arguments(call, position, index),
+                    "input": {} if repaired else _parse_arguments(call, position, index),
                 }
             )
         self._note_ids(index, rewritten)
@@ -327,10 +334,10 @@ class Converter:
             result = call.result
             if result is None:
                 continue
-            block: Block = {
-                "type": "tool_result",
-                "tool_use_id": self._tool_id(call, position, index, rewritten),
-            }
+            tool_id = self._tool_id(call, position, index, rewritten)
+            if self.cut.arguments:
+                result = self.cut.result(tool_id, result)
+            block: Block = {"type": "tool_result", "tool_use_id": tool_id}
             if call.is_error:
                 block["is_error"] = True
                 if not result or result.isspace():

@@ -41,7 +41,7 @@ from llmbridge._names import NAME_PATTERN, sanitize_identifier
 from llmbridge._notes import ConversionNote, NoteRecorder
 from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
 from llmbridge._request_checks import WEB_URL_SCHEMES, check_image, unsupported_image_url
-from llmbridge._tool_calls import tool_call_id_or_fallback
+from llmbridge._tool_calls import CutOffCalls, tool_call_id_or_fallback
 
 __all__ = ["MAX_IMAGE_BYTES", "MAX_TOOL_CALL_ID_LENGTH", "OpenAIRequest", "to_openai"]
 
@@ -75,12 +75,21 @@ class OpenAIRequest:
 class _Converter:
     """The state of one conversion: output, the original index of each output, the notes."""
 
-    __slots__ = ("agent_name", "indices", "max_image_bytes", "messages", "names", "recorder")
+    __slots__ = (
+        "agent_name",
+        "cut",
+        "indices",
+        "max_image_bytes",
+        "messages",
+        "names",
+        "recorder",
+    )
 
     def __init__(self, agent_name: str, strict_mode: bool, max_image_bytes: int | None) -> None:
         self.agent_name = agent_name
         self.max_image_bytes = max_image_bytes
         self.recorder = NoteRecorder(strict_mode=strict_mode)
+        self.cut = CutOffCalls()
         self.messages: list[ChatCompletionMessageParam] = []
         self.indices: list[int] = []
         # A name repeats on most messages of a conversation: sanitize each one once.
@@ -250,6 +259,14 @@ def _emit_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> 
         }
         for position, call in enumerate(message.tool_calls)
     ]
+    if message.finish_reason == "length":
+        # Cut-off arguments: OpenAI-compatible servers parse history arguments and refuse
+        # invalid JSON, so they go with the result instead (CutOffCalls).
+        for payload, call in zip(calls, message.tool_calls, strict=True):
+            repaired = conv.cut.take(message, call, payload["id"])
+            if repaired is not None:
+                payload["function"]["arguments"] = "{}"
+                conv.recorder.note(index, "repaired", repaired)
     # Never a `name` here: named tool-call messages made the API fail (AutoGen #3437).
     conv.messages.append(
         {"role": "assistant", "content": message.content or None, "tool_calls": calls}
@@ -265,11 +282,13 @@ def _emit_results(conv: _Converter, message: ToolCallResultMessage, index: int) 
             # A tool message has no error flag: one note per result message.
             conv.recorder.note(index, "omitted", _IS_ERROR_OMITTED)
             error_omitted = True
+        # The fallback counts positions in the original list, skipped calls included.
+        call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
+        content = conv.cut.result(call_id, call.result) if conv.cut.arguments else call.result
         tool: ChatCompletionToolMessageParam = {
             "role": "tool",
-            # The fallback counts positions in the original list, skipped calls included.
-            "tool_call_id": call.tool_call_id or tool_call_id_or_fallback(call, position),
-            "content": call.result,
+            "tool_call_id": call_id,
+            "content": content,
         }
         conv.messages.append(tool)
 
