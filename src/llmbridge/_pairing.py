@@ -14,7 +14,7 @@ repairs run (and the repaired conversation scanned again).
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, cast, overload
 
@@ -99,6 +99,7 @@ def _scan(
     *,
     repairs: Literal[False],
     max_id_length: int | None = None,
+    envelope_roles: Collection[str] | None = None,
 ) -> InvalidMessageError | None: ...
 @overload
 def _scan(
@@ -108,6 +109,7 @@ def _scan(
     *,
     repairs: Literal[True],
     max_id_length: int | None = None,
+    envelope_roles: Collection[str] | None = None,
 ) -> InvalidMessageError | _Scan | None: ...
 def _scan(
     messages: Sequence[Message],
@@ -116,6 +118,7 @@ def _scan(
     *,
     repairs: bool,
     max_id_length: int | None = None,
+    envelope_roles: Collection[str] | None = None,
 ) -> InvalidMessageError | _Scan | None:
     """Return the first pairing violation, or ``None``.
 
@@ -135,7 +138,7 @@ def _scan(
             # classification for the most common messages.
             group = _NO_GROUP
             continue
-        kind = turn_kind(message, agent_name)
+        kind = turn_kind(message, agent_name, envelope_roles)
         if kind is ASSISTANT or kind is MOVABLE:
             if pending:
                 if repairs and kind is MOVABLE:
@@ -181,7 +184,11 @@ def _scan(
 
 
 def repair_tool_pairing(
-    messages: Sequence[Message], *, agent_name: str, max_id_length: int | None = None
+    messages: Sequence[Message],
+    *,
+    agent_name: str,
+    max_id_length: int | None = None,
+    envelope_roles: Collection[str] | None = None,
 ) -> RepairedConversation:
     """Apply the safe repairs of the pairing step; never raises, never mutates ``messages``.
 
@@ -189,15 +196,20 @@ def repair_tool_pairing(
     results to after them; ids (after the ``f"{name}_{i}"`` fallback) that repeat an earlier
     id of the request get a suffix ``_{k}`` in the call and its results, and ids longer than
     ``max_id_length`` are shortened with a hash suffix. Each change is a ``"repaired"`` note.
-    The result's ``violation`` is what ``validate_tool_pairing`` will raise.
+    Raw provider messages whose role is not in ``envelope_roles`` (the target drops them) are
+    left alone (``None``: every role is the target's). The result's ``violation`` is what
+    ``validate_tool_pairing`` will raise.
     """
-    found = _scan(messages, None, agent_name, repairs=True, max_id_length=max_id_length)
+    roles = envelope_roles
+    found = _scan(
+        messages, None, agent_name, repairs=True, max_id_length=max_id_length, envelope_roles=roles
+    )
     if found is not _NEEDS_REPAIR:
         return RepairedConversation(tuple(messages), tuple(range(len(messages))), (), found)
-    moved, indices, move_notes = move_interruptions(messages, agent_name)
+    moved, indices, move_notes = move_interruptions(messages, agent_name, roles)
     rewritten, id_notes = rewrite_ids(moved, indices, agent_name, max_id_length)
     notes = sorted([*move_notes, *id_notes], key=lambda note: note.index or 0)
-    violation = _scan(rewritten, indices, agent_name, repairs=False)
+    violation = _scan(rewritten, indices, agent_name, repairs=False, envelope_roles=roles)
     return RepairedConversation(tuple(rewritten), tuple(indices), tuple(notes), violation)
 
 

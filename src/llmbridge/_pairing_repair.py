@@ -6,7 +6,7 @@ Used by ``_pairing`` only when its one-pass scan finds something to repair.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from llmbridge._messages import (
@@ -132,7 +132,7 @@ def rewrite_ids(
 
 
 def move_interruptions(
-    messages: Sequence[Message], agent_name: str
+    messages: Sequence[Message], agent_name: str, envelope_roles: Collection[str] | None = None
 ) -> tuple[list[Message], list[int], list[ConversionNote]]:
     out: list[Message] = []
     out_indices: list[int] = []
@@ -149,7 +149,7 @@ def move_interruptions(
         deferred.clear()
 
     for index, message in enumerate(messages):
-        kind = turn_kind(message, agent_name)
+        kind = turn_kind(message, agent_name, envelope_roles)
         if kind is TurnKind.MOVABLE and pending:
             deferred.append((message, index))
             continue

@@ -7,11 +7,11 @@ same way, early, with an error naming what to fix, instead of as a provider's HT
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Final
+from typing import Any, Final
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._image_data import url_scheme
-from llmbridge._messages import ImageMessage
+from llmbridge._messages import ImageMessage, MessageEnvelope
 
 __all__ = [
     "SUPPORTED_IMAGE_TYPES",
@@ -20,6 +20,8 @@ __all__ = [
     "base64_size",
     "check_image",
     "checked_tool_choice",
+    "omitted_detail",
+    "unsupported_envelope",
     "unsupported_image_url",
 ]
 
@@ -90,11 +92,46 @@ def unsupported_image_url(
     scheme = url_scheme(image.url)
     if scheme in schemes:
         return None
-    where = f" ({field_prefix.rstrip('.')})" if field_prefix else ""
     return (
-        f"{scheme}:// image URLs cannot be sent to {provider}{where}; it takes "
+        f"{scheme}:// image URLs cannot be sent to {provider}{_where(field_prefix)}; it takes "
         f"{' and '.join(sorted(schemes))} URLs or image bytes"
     )
+
+
+def omitted_detail(image: ImageMessage, *, provider: str, field_prefix: str = "") -> str | None:
+    """The ``"omitted"`` note of an image ``detail`` that ``provider`` has no field for, or
+    ``None`` when the image has no ``detail``."""
+    if image.detail is None:
+        return None
+    return (
+        f"image detail {image.detail!r} is not sent to {provider} (it has no such field; detail "
+        f"is only a hint){_where(field_prefix)}"
+    )
+
+
+def _where(field_prefix: str) -> str:
+    return f" ({field_prefix.rstrip('.')})" if field_prefix else ""
+
+
+def unsupported_envelope(
+    envelope: MessageEnvelope[Any], *, roles: Collection[str], target: str, expected: str
+) -> str | None:
+    """Why ``envelope`` cannot be passed through to ``target``, or ``None`` when it can.
+
+    It can when it holds a dict whose ``role`` is one of ``roles``; another provider's message
+    (an OpenAI ``"tool"`` dict for Anthropic, a Gemini ``"model"`` content) would only fail at
+    the API. The caller drops it as unsupported. ``expected`` names the dict type wanted.
+    """
+    payload = envelope.content
+    if not isinstance(payload, dict):
+        return (
+            f"a MessageEnvelope of {type(payload).__name__} is not {target} (expected {expected})"
+        )
+    role = payload.get("role")
+    if isinstance(role, str) and role in roles:
+        return None
+    taken = ", ".join(sorted(roles))
+    return f"a MessageEnvelope of a {role!r} message is not {target} (roles: {taken})"
 
 
 def checked_tool_choice(tool_choice: str | None, tool_names: Collection[str]) -> str | None:

@@ -33,18 +33,28 @@ from llmbridge._request_checks import (
     SUPPORTED_IMAGE_TYPES,
     WEB_URL_SCHEMES,
     check_image,
+    omitted_detail,
+    unsupported_envelope,
     unsupported_image_url,
 )
 from llmbridge._tool_calls import CutOffCalls
 from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._merge import Block, Sink
 
-__all__ = ["ALLOWED_MEDIA_TYPES", "MAX_IMAGE_BYTES", "MAX_TOOL_NAME_LENGTH", "Converter"]
+__all__ = [
+    "ALLOWED_MEDIA_TYPES",
+    "ENVELOPE_ROLES",
+    "MAX_IMAGE_BYTES",
+    "MAX_TOOL_NAME_LENGTH",
+    "Converter",
+]
 
 ALLOWED_MEDIA_TYPES: Final = SUPPORTED_IMAGE_TYPES
 MAX_IMAGE_BYTES: Final = 5 * 1024 * 1024
 """Default ``max_image_bytes``: Anthropic refuses an image whose base64 text exceeds 5 MB."""
 MAX_TOOL_NAME_LENGTH: Final = 128
+ENVELOPE_ROLES: Final = frozenset({"user", "assistant", "system"})
+"""The roles of the provider messages passed through in envelopes (``system`` is lifted)."""
 _ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]+")
 _TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 _DECODE: Final = json.JSONDecoder().decode  # json.loads minus its per-call argument checks
@@ -188,14 +198,9 @@ class Converter:
         if unsupported is not None:  # a gs:// URL: dropped, strict mode raises
             self.recorder.unsupported(index, unsupported)
             return None
-        if image.detail is not None:
-            where = f" ({field_prefix.rstrip('.')})" if field_prefix else ""
-            self.recorder.note(
-                index,
-                "omitted",
-                f"image detail {image.detail!r} is not sent to Anthropic (it has no such field; "
-                f"detail is only a hint){where}",
-            )
+        omitted = omitted_detail(image, provider="Anthropic", field_prefix=field_prefix)
+        if omitted is not None:
+            self.recorder.note(index, "omitted", omitted)
         if image.url is not None:
             return {"type": "image", "source": {"type": "url", "url": image.url}}
         check_image(
@@ -374,15 +379,16 @@ class Converter:
             self._empty(index)
 
     def envelope(self, message: MessageEnvelope[Any], index: int) -> None:
-        """A dict passes through to the sink; anything else is unsupported."""
-        if isinstance(message.content, dict):
+        """A user, assistant or system dict passes through to the sink; anything else (another
+        provider's message, say an OpenAI ``"tool"`` one) is unsupported."""
+        target, expected = "an Anthropic message", "a MessageParam dict"
+        unsupported = unsupported_envelope(
+            message, roles=ENVELOPE_ROLES, target=target, expected=expected
+        )
+        if unsupported is None:
             self.sink.pass_through(message, index)
         else:
-            self.recorder.unsupported(
-                index,
-                f"a MessageEnvelope of {type(message.content).__name__} is not an Anthropic "
-                "message (expected a MessageParam dict)",
-            )
+            self.recorder.unsupported(index, unsupported)
 
 
 _DISPATCH: Final[dict[type, Callable[[Converter, Any, int], None]]] = {
