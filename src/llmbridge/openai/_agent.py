@@ -14,7 +14,12 @@ import openai
 from openai.resources.chat.completions import AsyncCompletions
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
 
-from llmbridge._agents import GenerateReplyOptions, create_keywords, layer_create_settings
+from llmbridge._agents import (
+    GenerateReplyOptions,
+    check_reserved,
+    create_keywords,
+    layer_create_settings,
+)
 from llmbridge._connectors import (
     Connector,
     register_default_connector,
@@ -35,8 +40,8 @@ __all__ = ["OpenAIChatAgent"]
 _CREATE_KEYWORDS: Final = create_keywords(AsyncCompletions.create)
 MAX_STOP_SEQUENCES: Final = 4
 """Chat Completions takes at most four ``stop`` sequences."""
-# Set by the agent itself from the conversation and the calling path.
-_RESERVED: Final = frozenset({"messages", "stream"})
+# Set by the agent itself: from its constructor, the conversation and the calling path.
+_RESERVED: Final = frozenset({"model", "messages", "stream"})
 _SYSTEM_ROLES: Final = frozenset({"system", "developer"})
 
 
@@ -44,9 +49,7 @@ def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> Non
     """Lay ``settings`` over ``arguments``: create() keywords as keywords, the rest in the body."""
     if not settings:
         return
-    reserved = _RESERVED.intersection(settings)
-    if reserved:
-        raise ValueError(f"{min(reserved)!r} is set by OpenAIChatAgent and cannot be overridden")
+    check_reserved(settings, _RESERVED, "OpenAIChatAgent")
     layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
 
 
@@ -67,8 +70,9 @@ class OpenAIChatAgent(AgentMethods):
     ``tool_choice``; ``extra`` and ``create_kwargs`` keys ``create()`` takes pass as keywords,
     the rest through ``extra_body``. Per-call options win over constructor settings.
 
-    Raises ``UnsupportedMessageError`` for any other input, ``ValueError`` for settings naming
-    ``messages`` or ``stream``, more than four stop sequences or a ``tool_choice`` naming no
+    Raises ``UnsupportedMessageError`` for any other input, ``ValueError`` for settings
+    (``create_kwargs`` or ``options.extra``) naming ``model``, ``messages`` or ``stream``, more
+    than four stop sequences or a ``tool_choice`` naming no
     offered function, and ``ProviderAPIError`` subclasses (SDK error as ``__cause__``) when
     the API call fails, before or during a stream.
     """
