@@ -215,3 +215,11 @@ def test_a_developer_envelope_the_anthropic_target_drops_is_not_moved_by_the_pai
     # OpenAI takes it: moved after the results. Anthropic drops it: left where it is.
     assert note_kinds(convert("openai", messages)) == [(2, "repaired")]
     assert note_kinds(convert("anthropic", messages)) == [(2, "dropped")]
+
+
+def test_an_anthropic_envelope_of_blocks_it_cannot_read_is_sent_as_it_is() -> None:
+    odd = {"role": "user", "content": [{"type": ["text"], "text": "odd"}]}
+    messages = [QUESTION, MessageEnvelope(odd), TextMessage(Role.USER, "b")]
+    sent = [a_user(a_text("Weather?")), odd, a_user(a_text("b"))]
+    # Not merged (nor validated: the caller's payload goes as given, for the API to judge).
+    expect("anthropic", messages, Sends(messages_of, sent, wire=False))

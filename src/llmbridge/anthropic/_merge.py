@@ -51,9 +51,13 @@ def _raw_blocks(content: Any) -> list[Block] | None:
     when it has none to merge."""
     if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else None
-    if isinstance(content, list) and content and all(isinstance(b, dict) for b in content):
+    if isinstance(content, list) and content and all(_is_block(b) for b in content):
         return list(content)
     return None
+
+
+def _is_block(item: Any) -> bool:
+    return isinstance(item, dict) and isinstance(item.get("type"), str)
 
 
 class TurnSink:
