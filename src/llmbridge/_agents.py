@@ -19,6 +19,7 @@ __all__ = [
     "StreamingAgent",
     "build_messages",
     "check_async_client",
+    "check_reserved",
     "create_keywords",
     "layer_create_settings",
     "send",
@@ -88,6 +89,23 @@ def create_keywords(create: Callable[..., Any]) -> frozenset[str]:
         for name, parameter in inspect.signature(create).parameters.items()
         if name != "self" and parameter.kind is not inspect.Parameter.VAR_KEYWORD
     )
+
+
+def check_reserved(
+    settings: Mapping[str, Any] | None, reserved: Collection[str], agent_type: str
+) -> None:
+    """Raise ``ValueError`` when ``settings`` name a key the agent sets itself.
+
+    ``reserved`` are those keys (``model``, ``messages``, ``stream``, ...), ``agent_type`` the
+    agent class's name; the first reserved key in sorted order is named, in the same words for
+    every provider agent.
+    """
+    clashes = [key for key in settings or () if key in reserved]
+    if clashes:
+        raise ValueError(
+            f"{min(clashes)!r} is set by {agent_type} and cannot be overridden (pass it to the "
+            "constructor / use GenerateReplyOptions)"
+        )
 
 
 def layer_create_settings(

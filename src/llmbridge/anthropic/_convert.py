@@ -29,16 +29,33 @@ from llmbridge._messages import (
 )
 from llmbridge._names import sanitize_identifier
 from llmbridge._notes import NoteRecorder
-from llmbridge._request_checks import SUPPORTED_IMAGE_TYPES, check_image, check_text
+from llmbridge._request_checks import (
+    SUPPORTED_IMAGE_TYPES,
+    WEB_URL_SCHEMES,
+    check_image,
+    check_text,
+    omitted_detail,
+    unsupported_envelope,
+    unsupported_image_url,
+)
+from llmbridge._tool_calls import CutOffCalls
 from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._merge import Block, Sink
 
-__all__ = ["ALLOWED_MEDIA_TYPES", "MAX_IMAGE_BYTES", "MAX_TOOL_NAME_LENGTH", "Converter"]
+__all__ = [
+    "ALLOWED_MEDIA_TYPES",
+    "ENVELOPE_ROLES",
+    "MAX_IMAGE_BYTES",
+    "MAX_TOOL_NAME_LENGTH",
+    "Converter",
+]
 
 ALLOWED_MEDIA_TYPES: Final = SUPPORTED_IMAGE_TYPES
 MAX_IMAGE_BYTES: Final = 5 * 1024 * 1024
 """Default ``max_image_bytes``: Anthropic refuses an image whose base64 text exceeds 5 MB."""
 MAX_TOOL_NAME_LENGTH: Final = 128
+ENVELOPE_ROLES: Final = frozenset({"user", "assistant", "system"})
+"""The roles of the provider messages passed through in envelopes (``system`` is lifted)."""
 _ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]+")
 _TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 _DECODE: Final = json.JSONDecoder().decode  # json.loads minus its per-call argument checks
@@ -91,7 +108,7 @@ class Converter:
     breaks a rule, and records notes (raising in strict mode when they are lossy).
     """
 
-    __slots__ = ("agent_name", "max_image_bytes", "prefix", "recorder", "sink")
+    __slots__ = ("agent_name", "cut", "max_image_bytes", "prefix", "recorder", "sink")
 
     def __init__(
         self,
@@ -106,6 +123,7 @@ class Converter:
         self.prefix = name_policy == "prefix"
         self.sink = sink
         self.max_image_bytes = max_image_bytes
+        self.cut = CutOffCalls()
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` (neutral index ``index``) via ``_DISPATCH``; other types are
@@ -195,7 +213,16 @@ class Converter:
                 f"tool call ids rewritten to [a-zA-Z0-9_-]: {', '.join(rewritten)}",
             )
 
-    def _image_block(self, image: ImageMessage, index: int, field_prefix: str = "") -> Block:
+    def _image_block(self, image: ImageMessage, index: int, field_prefix: str = "") -> Block | None:
+        unsupported = unsupported_image_url(
+            image, schemes=WEB_URL_SCHEMES, provider="Anthropic", field_prefix=field_prefix
+        )
+        if unsupported is not None:  # a gs:// URL: dropped, strict mode raises
+            self.recorder.unsupported(index, unsupported)
+            return None
+        omitted = omitted_detail(image, provider="Anthropic", field_prefix=field_prefix)
+        if omitted is not None:
+            self.recorder.note(index, "omitted", omitted)
         if image.url is not None:
             return {"type": "image", "source": {"type": "url", "url": image.url}}
         check_image(
@@ -263,7 +290,10 @@ class Converter:
     def image(self, message: ImageMessage, index: int) -> None:
         """A user image block (base64 or URL source); from self: ``InvalidMessageError``."""
         self._not_from_self(message, index, "an ImageMessage")
-        blocks = [self._image_block(message, index)]
+        block = self._image_block(message, index)
+        if block is None:
+            return
+        blocks = [block]
         if message.from_ is not None:
             blocks = self._sender(blocks, message.from_, index)
         self.sink.add("user", blocks, index)
@@ -274,11 +304,11 @@ class Converter:
         blocks: list[Block] = []
         for position, item in enumerate(message.content):
             if isinstance(item, ImageMessage):
-                blocks.append(self._image_block(item, index, f"content[{position}]."))
+                block = self._image_block(item, index, f"content[{position}].")
             else:
                 block = self._text_block(item.content, index, f"content[{position}]")
-                if block is not None:
-                    blocks.append(block)
+            if block is not None:
+                blocks.append(block)
         if not blocks:
             self._empty(index)
             return
@@ -304,12 +334,17 @@ class Converter:
                 blocks.append(block)
         rewritten: list[str] = []
         for position, call in enumerate(message.tool_calls):
+            tool_id = self._tool_id(call, position, index, rewritten)
+            # A call cut off at the token limit goes with {}; its text goes with its result.
+            repaired = self.cut.take(message, call, tool_id)
+            if repaired is not None:
+                self.recorder.note(index, "repaired", repaired)
             blocks.append(
                 {
                     "type": "tool_use",
-                    "id": self._tool_id(call, position, index, rewritten),
+                    "id": tool_id,
                     "name": self._tool_name(call.function_name, position, index),
-                    "input": _parse_arguments(call, position, index),
+                    "input": {} if repaired else _parse_arguments(call, position, index),
                 }
             )
         self._note_ids(index, rewritten)
@@ -326,12 +361,12 @@ class Converter:
             result = call.result
             if result is None:
                 continue
-            block: Block = {
-                "type": "tool_result",
-                "tool_use_id": self._tool_id(call, position, index, rewritten),
-            }
+            tool_id = self._tool_id(call, position, index, rewritten)
             if not result.isascii():
                 check_text(result, index=index, field=f"tool_calls[{position}].result")
+            if self.cut.arguments:
+                result = self.cut.result(tool_id, result)
+            block: Block = {"type": "tool_result", "tool_use_id": tool_id}
             if call.is_error:
                 block["is_error"] = True
                 if not result or result.isspace():
@@ -368,15 +403,16 @@ class Converter:
             self._empty(index)
 
     def envelope(self, message: MessageEnvelope[Any], index: int) -> None:
-        """A dict passes through to the sink; anything else is unsupported."""
-        if isinstance(message.content, dict):
+        """A user, assistant or system dict passes through to the sink; anything else (another
+        provider's message, say an OpenAI ``"tool"`` one) is unsupported."""
+        target, expected = "an Anthropic message", "a MessageParam dict"
+        unsupported = unsupported_envelope(
+            message, roles=ENVELOPE_ROLES, target=target, expected=expected
+        )
+        if unsupported is None:
             self.sink.pass_through(message, index)
         else:
-            self.recorder.unsupported(
-                index,
-                f"a MessageEnvelope of {type(message.content).__name__} is not an Anthropic "
-                "message (expected a MessageParam dict)",
-            )
+            self.recorder.unsupported(index, unsupported)
 
 
 _DISPATCH: Final[dict[type, Callable[[Converter, Any, int], None]]] = {

@@ -16,7 +16,7 @@ from llmbridge._messages import Message
 from llmbridge._notes import ConversionNote, NoteRecorder
 from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
 from llmbridge._request_checks import check_text
-from llmbridge.anthropic._convert import MAX_IMAGE_BYTES, Converter
+from llmbridge.anthropic._convert import ENVELOPE_ROLES, MAX_IMAGE_BYTES, Converter
 from llmbridge.anthropic._merge import Block, EnvelopeSink, TurnSink
 
 if TYPE_CHECKING:
@@ -79,7 +79,9 @@ def build_request(
     sink = TurnSink(recorder, _system_blocks(system, recorder))
     converter = Converter(agent_name, recorder, name_policy, sink, max_image_bytes)
     if check_pairing:
-        repaired = repair_tool_pairing(messages, agent_name=agent_name)
+        repaired = repair_tool_pairing(
+            messages, agent_name=agent_name, envelope_roles=ENVELOPE_ROLES
+        )
         recorder.notes.extend(repaired.notes)
         for message, index in zip(repaired.messages, repaired.indices, strict=True):
             converter.convert(message, index)
@@ -127,7 +129,10 @@ def to_anthropic(
     arguments become ``input`` objects; real ids are kept and ids outside ``[a-zA-Z0-9_-]``
     rewritten in call and result; function names of history calls outside
     ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only Anthropic reasoning is sent
-    back.
+    back. ``gs://`` image URLs and envelopes of a role other than ``user``, ``assistant`` and
+    ``system`` are not supported; user and assistant envelopes merge with neighbouring turns of
+    their role. A call of a reply cut off at the token limit whose arguments are no JSON object
+    is sent with ``input`` ``{}``, its cut text after the result answering it (``"repaired"``).
     ``name_policy`` says what happens to other agents' names: ``"drop"`` (a lossy note) or
     ``"prefix"`` (a ``"[name] "`` text block first). With ``check_pairing`` the tool-pairing step
     runs (calls answered by the results that follow them; safe repairs first). Raises

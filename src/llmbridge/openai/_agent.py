@@ -18,6 +18,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletio
 from llmbridge._agents import (
     GenerateReplyOptions,
     check_async_client,
+    check_reserved,
     create_keywords,
     layer_create_settings,
 )
@@ -41,8 +42,8 @@ __all__ = ["OpenAIChatAgent"]
 _CREATE_KEYWORDS: Final = create_keywords(AsyncCompletions.create)
 MAX_STOP_SEQUENCES: Final = 4
 """Chat Completions takes at most four ``stop`` sequences."""
-# Set by the agent itself from the conversation and the calling path.
-_RESERVED: Final = frozenset({"messages", "stream"})
+# Set by the agent itself: from its constructor, the conversation and the calling path.
+_RESERVED: Final = frozenset({"model", "messages", "stream"})
 _SYSTEM_ROLES: Final = frozenset({"system", "developer"})
 
 
@@ -50,9 +51,7 @@ def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> Non
     """Lay ``settings`` over ``arguments``: create() keywords as keywords, the rest in the body."""
     if not settings:
         return
-    reserved = _RESERVED.intersection(settings)
-    if reserved:
-        raise ValueError(f"{min(reserved)!r} is set by OpenAIChatAgent and cannot be overridden")
+    check_reserved(settings, _RESERVED, "OpenAIChatAgent")
     layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
 
 
@@ -75,9 +74,10 @@ class OpenAIChatAgent(AgentMethods):
 
     Raises ``TypeError`` at construction for a sync client (``openai.OpenAI``,
     ``openai.AzureOpenAI``), ``UnsupportedMessageError`` for any other input, ``ValueError`` for
-    settings naming ``messages`` or ``stream``, more than four stop sequences or a
-    ``tool_choice`` naming no offered function, and ``ProviderAPIError`` subclasses (SDK error
-    as ``__cause__``) when the API call fails, before or during a stream.
+    settings (``create_kwargs`` or ``options.extra``) naming ``model``, ``messages`` or
+    ``stream``, more than four stop sequences or a ``tool_choice`` naming no offered function,
+    and ``ProviderAPIError`` subclasses (SDK error as ``__cause__``) when the API call fails,
+    before or during a stream.
     """
 
     def __init__(
