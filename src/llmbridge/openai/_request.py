@@ -51,7 +51,7 @@ def to_openai(
 ) -> OpenAIRequest:
     """Convert neutral messages to OpenAI Chat Completions request messages.
 
-    Rules: API.md 4.1, message by message (``agent_name`` is "self"). Unless ``check_pairing`` is
+    Rules: the From/Role table of the OpenAI page, message by message (``agent_name`` is "self"). Unless ``check_pairing`` is
     false, the tool-pairing step of 4.5 runs around the conversion: safe repairs first (a
     message interrupting a call and its results moved after them, ids made unique and at most 40
     characters), then every message is converted, then the pairing is checked. Notes name the
