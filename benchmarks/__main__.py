@@ -16,12 +16,13 @@ from importlib.metadata import version
 
 from benchmarks.conversation import make_conversation
 from benchmarks.convert import conversion_cases, run_conversion
+from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
-from benchmarks.report import conversion_table, memory_table, stream_table
+from benchmarks.report import conversion_table, id_repair_table, memory_table, stream_table
 from benchmarks.streams import StreamShape, run_streams, stream_cases
 from benchmarks.timing import Settings
 
-_BENCHMARKS = ("convert", "streams", "memory")
+_BENCHMARKS = ("convert", "streams", "memory", "ids")
 _PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
 
 
@@ -36,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--fragments", type=int, default=500, help="fragments per call (>= 2)")
     parser.add_argument("--images", type=int, default=20, help="images in the memory case")
     parser.add_argument("--image-mb", type=float, default=4.0, help="MB per image")
+    parser.add_argument(
+        "--rounds", type=int, nargs="+", default=list(ROUNDS), help="agent-loop lengths (ids)"
+    )
     parser.add_argument("--profile", choices=_PROFILES, help="profile one library call")
     return parser
 
@@ -86,7 +90,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     if "memory" in chosen:
         print("Peak memory (tracemalloc) of one conversion, against the payload size\n")
         image_bytes = int(args.image_mb * 1024 * 1024)
-        print(memory_table(run_memory(args.images, image_bytes)), flush=True)
+        print(memory_table(run_memory(args.images, image_bytes)) + "\n", flush=True)
+    if "ids" in chosen:
+        print("Tool-id repair: agent loops whose calls carry no ids, against unique ids\n")
+        print(id_repair_table(run_id_repair(args.rounds, settings)), flush=True)
 
 
 if __name__ == "__main__":

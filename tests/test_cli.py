@@ -106,6 +106,57 @@ def test_agent_name_decides_what_is_self(
     assert json.loads(out)["messages"][1]["role"] == role
 
 
+NAME_POLICY_CASES = [
+    (
+        "anthropic",
+        [],
+        [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}],
+        ["note: message 0 dropped: sender name 'sam' cannot be sent to Anthropic"],
+    ),
+    (
+        "anthropic",
+        ["--name-policy", "prefix"],
+        [
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "[sam] "}, {"type": "text", "text": "Hi"}],
+            }
+        ],
+        ["note: message 0 repaired: sender name carried as a '[sam] ' prefix"],
+    ),
+    (
+        "openai",
+        ["--name-policy", "prefix"],
+        [{"role": "user", "content": "Hi", "name": "sam"}],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("provider", "flags", "messages", "notes"),
+    NAME_POLICY_CASES,
+    ids=[
+        "Anthropic drops other agents' names by default",
+        "Anthropic --name-policy prefix writes the name before the text",
+        "OpenAI carries the name in its field and ignores the policy",
+    ],
+)
+def test_name_policy_decides_how_anthropic_carries_other_agents_names(
+    capsys: pytest.CaptureFixture[str],
+    provider: str,
+    flags: list[str],
+    messages: list[dict[str, Any]],
+    notes: list[str],
+) -> None:
+    stdin = dump_messages([TextMessage(Role.USER, "Hi", "sam")])
+
+    code, out, err = run(capsys, "convert", "--to", provider, *flags, stdin=stdin)
+
+    assert (code, err) == (0, notes)
+    assert json.loads(out)["messages"] == messages
+
+
 # Each row: the input, the flags, the one error line expected (a regex).
 INVALID = {
     "invalid JSON": ("[{", [], r"error: not valid JSON \(JSONDecodeError: .*\)"),

@@ -69,6 +69,8 @@ RUNNABLE_SECTIONS = {
     "Quickstart": "18C and sunny in Paris -> 18C.",
     "Strict and lenient": "(strict mode)",
     "Swapping providers": "Hello through the gateway.",
+    "OpenAI-compatible servers": "Hello from a local model.",
+    "Timeouts and retries": "True OpenAI API error (timeout): Request timed out.",
 }
 
 

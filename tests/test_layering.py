@@ -35,6 +35,100 @@ def test_import_llmbridge_without_sdks() -> None:
     assert int(result.stdout) > 40
 
 
+# Blocks whole distributions, as an environment without them would: ModuleNotFoundError.
+BLOCK_MODULES = """
+import sys
+class Blocker:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {blocked!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+sys.meta_path.insert(0, Blocker())
+"""
+
+
+def _run_blocked(blocked: tuple[str, ...], code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", BLOCK_MODULES.format(blocked=blocked) + code],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("blocked", "statement", "message"),
+    [
+        (
+            "openai",
+            "import llmbridge.openai",
+            "llmbridge.openai needs the openai SDK: pip install 'llmbridge[openai]'",
+        ),
+        (
+            "anthropic",
+            "from llmbridge.anthropic import AnthropicChatAgent",
+            "llmbridge.anthropic needs the anthropic SDK: pip install 'llmbridge[anthropic]'",
+        ),
+        (
+            "respx",
+            "from llmbridge.testing import ScriptedProvider",
+            "llmbridge.testing.ScriptedProvider needs httpx and respx: "
+            "pip install 'llmbridge[testing]'",
+        ),
+        (
+            "httpx",
+            "from llmbridge.testing import openai_completion",
+            "llmbridge.testing.openai_completion needs httpx and respx: "
+            "pip install 'llmbridge[testing]'",
+        ),
+        (
+            "openai",
+            "import respx, llmbridge.testing as kit; kit.openai_client(respx.Router())",
+            "openai_client needs the openai SDK: pip install 'llmbridge[openai]'",
+        ),
+        (
+            "anthropic",
+            "import llmbridge.testing as kit; kit.ScriptedProvider([]).anthropic_client()",
+            "anthropic_client needs the anthropic SDK: pip install 'llmbridge[anthropic]'",
+        ),
+    ],
+    ids=[
+        "llmbridge.openai without openai names the openai extra",
+        "llmbridge.anthropic without anthropic names the anthropic extra",
+        "the scripted provider without respx names the testing extra",
+        "a response builder without httpx names the testing extra",
+        "the kit's OpenAI client builder without openai names the openai extra",
+        "the scripted provider's Anthropic client without anthropic names the anthropic extra",
+    ],
+)
+def test_a_missing_dependency_raises_an_import_error_naming_the_extra(
+    blocked: str, statement: str, message: str
+) -> None:
+    code = "\n".join(
+        ["try:", f"    {statement}", "except ImportError as error:", "    print(error, error.name)"]
+    )
+
+    result = _run_blocked((blocked,), code)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"{message} {blocked}"]
+
+
+def test_echo_agent_needs_only_the_core_dependencies() -> None:
+    blocked = ("openai", "anthropic", "httpx", "httpx2", "respx")
+    code = (
+        "import asyncio\n"
+        "from llmbridge.testing import EchoAgent\n"
+        "print(asyncio.run(EchoAgent('echo').send('hi')).get_content())\n"
+        f"print(sorted(set(sys.modules) & {set(blocked)!r}))\n"
+    )
+
+    result = _run_blocked(blocked, code)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["hi", "[]"]
+
+
 def _imported_roots(path: Path, *, module_level_only: bool = False) -> set[str]:
     tree = ast.parse(path.read_text())
     roots: set[str] = set()

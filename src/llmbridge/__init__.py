@@ -3,9 +3,14 @@
 Core names live here; provider connectors and agents in ``llmbridge.openai`` and
 ``llmbridge.anthropic``; the test kit in ``llmbridge.testing``. Importing this package never
 imports a provider SDK.
+
+Conversion notes and tool failures are logged to the ``llmbridge`` logger, which has a
+``NullHandler``: nothing is printed until the application configures logging.
 """
 
 from __future__ import annotations
+
+import logging
 
 from llmbridge._agents import Agent, GenerateReplyOptions, StreamingAgent, send, stream
 from llmbridge._connectors import (
@@ -65,6 +70,11 @@ from llmbridge._printing import PrintMessageMiddleware, format_message, register
 from llmbridge._serialization import dump_messages, load_messages
 
 __version__ = "0.1.0"
+"""The installed version; the one place it is written (the package metadata reads it too)."""
+
+# A library never configures logging; the NullHandler keeps Python's last-resort handler from
+# printing our warnings to stderr when the application has not configured logging either.
+logging.getLogger("llmbridge").addHandler(logging.NullHandler())
 
 __all__ = [
     "Agent",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from llmbridge._messages import Message, Role, TextMessage
@@ -17,6 +18,8 @@ __all__ = [
     "GenerateReplyOptions",
     "StreamingAgent",
     "build_messages",
+    "check_async_client",
+    "check_reserved",
     "create_keywords",
     "layer_create_settings",
     "send",
@@ -88,6 +91,23 @@ def create_keywords(create: Callable[..., Any]) -> frozenset[str]:
     )
 
 
+def check_reserved(
+    settings: Mapping[str, Any] | None, reserved: Collection[str], agent_type: str
+) -> None:
+    """Raise ``ValueError`` when ``settings`` name a key the agent sets itself.
+
+    ``reserved`` are those keys (``model``, ``messages``, ``stream``, ...), ``agent_type`` the
+    agent class's name; the first reserved key in sorted order is named, in the same words for
+    every provider agent.
+    """
+    clashes = [key for key in settings or () if key in reserved]
+    if clashes:
+        raise ValueError(
+            f"{min(clashes)!r} is set by {agent_type} and cannot be overridden (pass it to the "
+            "constructor / use GenerateReplyOptions)"
+        )
+
+
 def layer_create_settings(
     arguments: dict[str, Any], settings: Mapping[str, Any], keywords: Collection[str]
 ) -> None:
@@ -109,6 +129,25 @@ def layer_create_settings(
             body[key] = value
     if body:
         arguments["extra_body"] = body
+
+
+def check_async_client(
+    client: object, sync_base: type, sdk: ModuleType, *, agent: str, use: str
+) -> None:
+    """Raise ``TypeError`` when ``client`` is one of the SDK's sync clients (a ``sync_base``).
+
+    A sync client's ``create()`` would block the event loop and fail only after the request was
+    sent, so the agent refuses it at construction. The message names the agent, the async
+    classes to ``use`` and the public SDK class given (``openai.OpenAI``). Anything else, duck-
+    typed test doubles included, is accepted.
+    """
+    if not isinstance(client, sync_base):
+        return
+    given = next(
+        (cls.__name__ for cls in type(client).__mro__ if getattr(sdk, cls.__name__, None) is cls),
+        type(client).__qualname__,
+    )
+    raise TypeError(f"{agent} needs an async client ({use}), got {sdk.__name__}.{given}")
 
 
 def build_messages(message: Message | str | None, chat_history: Sequence[Message]) -> list[Message]:

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Final
 
+from llmbridge import __version__
 from llmbridge._demo import (
     DEFAULT_MODELS,
     KEY_VARIABLES,
@@ -42,24 +43,27 @@ _EXTRAS: Final = {
     "httpx": "testing",
 }
 
-Converter = Callable[[list[Message], str, bool], tuple[dict[str, Any], tuple[ConversionNote, ...]]]
+Converted = tuple[dict[str, Any], tuple[ConversionNote, ...]]
+Converter = Callable[[list[Message], argparse.Namespace], Converted]
 
 
-def _to_openai(
-    messages: list[Message], agent_name: str, strict: bool
-) -> tuple[dict[str, Any], tuple[ConversionNote, ...]]:
+def _to_openai(messages: list[Message], args: argparse.Namespace) -> Converted:
     from llmbridge.openai import to_openai
 
-    request = to_openai(messages, agent_name=agent_name, strict_mode=strict)
+    # OpenAI carries names in its `name` field: there is no name policy to apply.
+    request = to_openai(messages, agent_name=args.agent_name, strict_mode=args.strict)
     return {"messages": request.messages}, request.notes
 
 
-def _to_anthropic(
-    messages: list[Message], agent_name: str, strict: bool
-) -> tuple[dict[str, Any], tuple[ConversionNote, ...]]:
+def _to_anthropic(messages: list[Message], args: argparse.Namespace) -> Converted:
     from llmbridge.anthropic import to_anthropic
 
-    request = to_anthropic(messages, agent_name=agent_name, strict_mode=strict)
+    request = to_anthropic(
+        messages,
+        agent_name=args.agent_name,
+        strict_mode=args.strict,
+        name_policy=args.name_policy,
+    )
     # No system text: no "system" key, so the payload is a valid request body as it stands.
     payload: dict[str, Any] = {"system": request.system} if request.system else {}
     payload["messages"] = request.messages
@@ -97,7 +101,7 @@ def _convert(args: argparse.Namespace) -> int:
     """``llmbridge convert``: neutral JSON in, the provider's request payload JSON out."""
     try:
         messages = load_messages(_read(args.file))
-        payload, notes = _CONVERTERS[args.to](messages, args.agent_name, args.strict)
+        payload, notes = _CONVERTERS[args.to](messages, args)
     except (InvalidMessageError, UnsupportedMessageError) as error:
         return _fail(str(error))
     except OSError as error:
@@ -157,6 +161,7 @@ def _parser() -> argparse.ArgumentParser:
         description="One neutral message language for agent code, translated to OpenAI and "
         "Anthropic.",
     )
+    parser.add_argument("--version", action="version", version=f"llmbridge {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = commands.add_parser(
         "demo",
@@ -193,6 +198,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     convert.add_argument(
         "--strict", action="store_true", help="fail instead of dropping or renaming"
+    )
+    convert.add_argument(
+        "--name-policy",
+        choices=["drop", "prefix"],
+        default="drop",
+        help="Anthropic: drop other agents' names (default), or write each as a '[name] ' "
+        "prefix before the text; OpenAI carries names in its 'name' field and ignores this",
     )
     convert.add_argument(
         "file", nargs="?", default="-", metavar="FILE", help="a file, or - for stdin (default)"

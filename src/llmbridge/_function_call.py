@@ -57,7 +57,7 @@ _Runner: TypeAlias = PythonFunction | _RawFunction
 
 
 class FunctionCallMiddleware:
-    """Offers functions to the model and runs the calls it makes (API.md section 7).
+    """Offers functions to the model and runs the calls it makes.
 
     ``functions`` holds ``FunctionContract``s and plain (sync or async) Python functions; a
     plain function is described with ``FunctionContract.from_function`` and called with its

@@ -3,7 +3,8 @@
 ``FunctionContract`` is the neutral description of a tool (each provider maps it to its own
 ``tools`` format). ``FunctionContract.from_function`` and the ``@function`` decorator derive one
 from a Python function: the JSON schema of its parameters comes from the type hints (pydantic),
-the descriptions from a Google-style docstring. ``PythonFunction`` keeps the pydantic model
+the descriptions from its docstring (Google, reST/Sphinx, NumPy or Epydoc, read with
+docstring_parser). ``PythonFunction`` keeps the pydantic model
 built on the way, so that ``FunctionCallMiddleware`` validates a model's arguments against the
 very schema the model was shown.
 """
@@ -12,13 +13,15 @@ from __future__ import annotations
 
 import inspect
 import json
-import re
+import textwrap
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Final, TypeVar, overload
 
+import docstring_parser
 import pydantic
+from docstring_parser import epydoc, google, numpydoc, rest
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema
 
@@ -36,18 +39,23 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 _MARK: Final = "__llmbridge_function__"
-_SECTIONS: Final = frozenset(
-    {
-        "Args", "Arguments", "Attributes", "Example", "Examples", "Keyword Args",
-        "Keyword Arguments", "Note", "Notes", "Other Parameters", "Parameters", "Params",
-        "Raises", "References", "Return", "Returns", "See Also", "Todo", "Warning",
-        "Warnings", "Yield", "Yields",
-    }
-)  # fmt: skip
-_ARGS_SECTIONS: Final = frozenset(
-    {"Args", "Arguments", "Keyword Args", "Keyword Arguments", "Parameters", "Params"}
+# Google-style sections beyond docstring_parser's defaults, so that their text never ends up in
+# the description; only the keyword-argument ones describe parameters.
+_GOOGLE_SECTIONS: Final = (
+    *google.DEFAULT_SECTIONS,
+    *(
+        google.Section(title, "param", google.SectionType.MULTIPLE)
+        for title in ("Keyword Args", "Keyword Arguments")
+    ),
+    google.Section("Other Parameters", "other_param", google.SectionType.MULTIPLE),
+    *(
+        google.Section(title, "note", google.SectionType.SINGULAR)
+        for title in ("Note", "Notes", "References", "See Also", "Todo", "Warning", "Warnings")
+    ),
+    google.Section("Return", "returns", google.SectionType.SINGULAR_OR_MULTIPLE),
+    google.Section("Yield", "yields", google.SectionType.SINGULAR_OR_MULTIPLE),
 )
-_ARG_LINE: Final = re.compile(r"^\*{0,2}(?P<name>\w+)\s*(?:\([^)]*\))?\s*:(?P<text>.*)$")
+_GOOGLE_TITLES: Final = frozenset(section.title for section in _GOOGLE_SECTIONS)
 _UNDESCRIBABLE: Final = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 _MAX_SHOWN: Final = 60  # characters of a rejected value quoted back to the model
 _JSON_TYPE_NAMES: Final[Mapping[type, str]] = {
@@ -100,11 +108,13 @@ class FunctionContract:
     ) -> FunctionContract:
         """Describe ``fn``: name, docstring description, and the JSON schema of its parameters.
 
-        Rules: the name is ``fn.__name__`` unless given; the description is the docstring text
-        before its first section (``Args:``, ``Returns:`` ...) unless given; each parameter's
-        schema comes from its type hint (pydantic: defaults, ``Optional``, enums, ``Literal``,
-        nested pydantic models, dataclasses, lists) and its description from the Google-style
-        ``Args:`` section (a ``Field(description=...)`` in ``Annotated`` wins). The schema admits
+        Rules: the name is ``fn.__name__`` unless given; the description is the docstring's
+        text without its sections (Google ``Args:`` / ``Returns:`` ..., reST ``:param x:``,
+        NumPy ``Parameters`` / ``----------``, Epydoc ``@param x:``) unless given; each
+        parameter's schema comes from its type hint (pydantic: defaults, ``Optional``, enums,
+        ``Literal``, nested pydantic models, dataclasses, lists) and its description from the
+        docstring's entry for it, lines joined by spaces (a ``Field(description=...)`` in
+        ``Annotated`` wins). The schema admits
         no other properties (``additionalProperties: false``), as the validation of the model's
         arguments does. A function marked with ``@function`` keeps the contract it was marked
         with.
@@ -312,33 +322,55 @@ def _has_own_description(hint: Any) -> bool:
 
 
 def _parse_docstring(doc: str | None) -> tuple[str | None, dict[str, str]]:
-    """Split a Google-style docstring into its description and its ``Args:`` entries."""
-    if not doc:
+    """Split a docstring into its description and its parameters' descriptions.
+
+    Google, reST (Sphinx), NumPy and Epydoc styles are read with docstring_parser; the style
+    that finds the most sections wins (Google on a tie). The description is the text before the
+    sections; a parameter's description has its lines joined with single spaces.
+    """
+    if not doc or not doc.strip():
         return None, {}
-    description: list[str] = []
-    entries: dict[str, list[str]] = {}
-    section: str | None = None
-    current: list[str] | None = None
-    entry_indent = 0
-    for line in inspect.cleandoc(doc).splitlines():
-        stripped = line.strip()
-        indent = len(line) - len(line.lstrip())
-        if indent == 0 and stripped.endswith(":") and stripped[:-1] in _SECTIONS:
-            section, current = stripped[:-1], None
-        elif section is None:
-            description.append(line)
-        elif section in _ARGS_SECTIONS and stripped:
-            match = _ARG_LINE.match(stripped)
-            # An entry starts at the indentation of the first one; deeper lines continue it.
-            if match is not None and (current is None or indent <= entry_indent):
-                current = entries.setdefault(match["name"], [])
-                current.append(match["text"].strip())
-                entry_indent = indent
-            elif current is not None:
-                current.append(stripped)
-    summary = "\n".join(description).strip() or None
-    params = {name: " ".join(part for part in parts if part) for name, parts in entries.items()}
+    text = _reindent_opening_section(doc)
+    parsed = [result for parse in _PARSERS if (result := _parse_or_none(parse, text)) is not None]
+    if not parsed:
+        return doc.strip(), {}
+    best = max(parsed, key=lambda result: len(result.meta))
+    summary = (best.description or "").strip() or None
+    params = {param.arg_name: " ".join((param.description or "").split()) for param in best.params}
     return summary, {name: text for name, text in params.items() if text}
+
+
+def _reindent_opening_section(doc: str) -> str:
+    """Give back their indentation to the entries of a section that opens the docstring.
+
+    ``inspect.cleandoc`` dedents every line but the first, so an ``Args:`` on the first line
+    leaves its entries at the margin, where no parser reads them as entries. The leading
+    newline keeps docstring_parser's own ``cleandoc`` from doing the same again.
+    """
+    first, _, rest = doc.partition("\n")
+    title = first.strip()
+    if title.endswith(":") and title[:-1] in _GOOGLE_TITLES:
+        return f"\n{title}\n{textwrap.indent(rest, '    ')}"
+    return doc
+
+
+def _parse_or_none(
+    parse: Callable[[str], docstring_parser.Docstring], text: str
+) -> docstring_parser.Docstring | None:
+    # A style whose rules the text breaks is not that style: the other parsers decide.
+    try:
+        return parse(text)
+    except docstring_parser.ParseError:
+        return None
+
+
+# The Google parser keeps no state between calls (its sections and pattern are set up once).
+_PARSERS: Final[tuple[Callable[[str], docstring_parser.Docstring], ...]] = (
+    google.GoogleParser(sections=list(_GOOGLE_SECTIONS)).parse,
+    rest.parse,
+    numpydoc.parse,
+    epydoc.parse,
+)
 
 
 def _describe_errors(exc: pydantic.ValidationError) -> str:

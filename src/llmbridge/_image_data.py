@@ -6,12 +6,29 @@ import base64
 import binascii
 import re
 from typing import Final
+from urllib.parse import urlsplit
 
 from llmbridge._errors import InvalidMessageError
 
-__all__ = ["normalize_media_type", "parse_data_url", "sniff_image_type"]
+__all__ = [
+    "IMAGE_URL_SCHEMES",
+    "check_image_url",
+    "is_data_url",
+    "normalize_media_type",
+    "parse_data_url",
+    "sniff_image_type",
+    "url_scheme",
+]
 
-_DATA_URL: Final = re.compile(r"^data:(?P<type>[^;,]*)(?P<params>(?:;[^;,]*)*),(?P<data>.*)$", re.S)
+IMAGE_URL_SCHEMES: Final = frozenset({"http", "https", "gs"})
+"""The schemes of image URLs some provider takes (``gs://``: Google Cloud Storage, for Gemini)."""
+
+# URL schemes are case-insensitive (RFC 3986 3.1), and so is the "base64" token (RFC 2397's
+# grammar is ABNF, whose quoted strings are case-insensitive).
+_DATA_URL: Final = re.compile(
+    r"^data:(?P<type>[^;,]*)(?P<params>(?:;[^;,]*)*),(?P<data>.*)$", re.S | re.I
+)
+_SHOWN_URL_LENGTH: Final = 80
 _MAGIC: Final[tuple[tuple[bytes, str], ...]] = (
     (b"\x89PNG\r\n\x1a\n", "image/png"),
     (b"\xff\xd8\xff", "image/jpeg"),
@@ -42,7 +59,7 @@ def parse_data_url(url: str) -> tuple[bytes, str | None]:
         raise InvalidMessageError(
             "malformed data: URL (expected data:<type>;base64,<data>)", field="url"
         )
-    params = match["params"].split(";")
+    params = match["params"].lower().split(";")
     payload = match["data"]
     if "base64" not in params:
         raise InvalidMessageError("data: URL images must be base64-encoded", field="url")
@@ -51,6 +68,43 @@ def parse_data_url(url: str) -> tuple[bytes, str | None]:
     except (binascii.Error, ValueError) as exc:
         raise InvalidMessageError(f"undecodable base64 in data: URL ({exc})", field="url") from None
     return data, match["type"] or None
+
+
+def is_data_url(url: str) -> bool:
+    """Whether ``url`` is a ``data:`` URL (the scheme in any case)."""
+    return url[:5].lower() == "data:"
+
+
+def url_scheme(url: str) -> str:
+    """The lower-cased scheme of ``url`` (``""`` when it has none)."""
+    scheme, separator, _ = url.partition(":")
+    return scheme.lower() if separator else ""
+
+
+def check_image_url(url: str) -> None:
+    """Raise ``InvalidMessageError`` (field ``url``) unless ``url`` is an absolute image URL.
+
+    Accepted: ``http://``, ``https://`` and ``gs://`` URLs with a host, the scheme in any case.
+    Refused: other schemes (``file:``, ``ftp:``), relative references (``cat.png``,
+    ``//host/x.png``), an empty host, and URLs that do not parse.
+    """
+    shown = url if len(url) <= _SHOWN_URL_LENGTH else url[:_SHOWN_URL_LENGTH] + "..."
+    scheme = url_scheme(url)
+    if scheme not in IMAGE_URL_SCHEMES:
+        raise InvalidMessageError(
+            f"image URLs must be absolute http://, https:// or gs:// URLs (or data: URLs); "
+            f"{shown!r} is not (no provider API takes it, and URLs are never downloaded)",
+            field="url",
+        )
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError as exc:  # e.g. an unclosed IPv6 bracket
+        raise InvalidMessageError(f"malformed image URL {shown!r} ({exc})", field="url") from None
+    if not url[len(scheme) :].startswith("://") or not host:
+        raise InvalidMessageError(
+            f"image URL {shown!r} has no host (expected {scheme}://host/...)", field="url"
+        )
 
 
 def normalize_media_type(media_type: str | None) -> str | None:

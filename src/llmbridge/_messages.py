@@ -5,10 +5,17 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, TypeVar
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._image_data import normalize_media_type, parse_data_url, sniff_image_type
+from llmbridge._image_data import (
+    check_image_url,
+    is_data_url,
+    normalize_media_type,
+    parse_data_url,
+    sniff_image_type,
+)
 from llmbridge._message_parts import (
     Message,
     Reasoning,
@@ -95,10 +102,12 @@ class TextMessage(Message):
 class ImageMessage(Message):
     """An image, by URL or as bytes.
 
-    Rules: exactly one of ``url`` / ``data``; a ``data:`` URL is parsed into ``data`` and
-    ``media_type``; png, jpeg, gif and webp bytes are recognised by their magic bytes and that
-    type wins over a conflicting declared one; ``image/jpg`` becomes ``image/jpeg``; other bytes
-    need a declared ``media_type``. Breaking a rule raises ``InvalidMessageError``.
+    Rules: exactly one of ``url`` / ``data``; a ``data:`` URL (any case) is parsed into ``data``
+    and ``media_type``; any other URL must be an absolute ``http://``, ``https://`` or ``gs://``
+    URL with a host (scheme in any case); png, jpeg, gif and webp bytes are recognised by their
+    magic bytes and that type wins over a conflicting declared one; ``image/jpg`` becomes
+    ``image/jpeg``; other bytes need a declared ``media_type``. Breaking a rule raises
+    ``InvalidMessageError``.
     ``base64_data`` and ``data_url`` are computed once per image and cached.
     """
 
@@ -108,8 +117,9 @@ class ImageMessage(Message):
     data: bytes | None
     media_type: str | None
     detail: ImageDetail | None
-    _base64: str | None = field(compare=False, repr=False, hash=False)
-    _data_url: str | None = field(compare=False, repr=False, hash=False)
+    # Caches, not constructor arguments: dataclasses.replace() builds a new image without them.
+    _base64: str | None = field(init=False, compare=False, repr=False, hash=False)
+    _data_url: str | None = field(init=False, compare=False, repr=False, hash=False)
 
     def __init__(
         self,
@@ -130,10 +140,12 @@ class ImageMessage(Message):
         if url is not None:
             if not isinstance(url, str) or not url.strip():
                 raise InvalidMessageError("url must be a non-empty string", field="url")
-            if url[:5].lower() == "data:":
+            if is_data_url(url):
                 data, declared = parse_data_url(url)
                 media_type = media_type or declared
                 url = None
+            else:
+                check_image_url(url)
         if data is not None:
             if not isinstance(data, bytes | bytearray | memoryview):
                 raise InvalidMessageError(
@@ -356,23 +368,42 @@ class ToolCallMessageUpdate(Message):
     tool_call_id: str | None = field(default=None, kw_only=True)
 
 
-@dataclass(frozen=True, slots=True, init=False)
+# Slots declared by hand, not slots=True: that makes a second class, and the frozen __setattr__
+# dataclass writes for the first one fails (TypeError, not FrozenInstanceError) on instances of
+# the second, which broke MessageEnvelope[T](...) (typing sets __orig_class__ and expects an
+# AttributeError when it cannot).
+@dataclass(frozen=True, init=False)
 class MessageEnvelope(Message, Generic[T]):
     """Carries a raw provider object: a request message on the way in, a response on the way out.
 
-    ``metadata`` is a read-only copy of the mapping given.
+    ``metadata`` is a read-only view (``types.MappingProxyType``) of a copy of the mapping given.
+    ``MessageEnvelope[T](content)`` constructs as ``MessageEnvelope(content)`` does. Equality
+    compares content, ``from_`` and metadata; the hash is that of ``from_``.
     """
 
-    content: T = field(hash=False)
+    __slots__ = ("content", "from_", "metadata")
+    content: T
     from_: str | None
-    metadata: Mapping[str, Any] = field(hash=False)
+    metadata: Mapping[str, Any]
 
     def __init__(
         self, content: T, from_: str | None = None, *, metadata: Mapping[str, Any] | None = None
     ) -> None:
         set_field(self, "content", content)
         set_field(self, "from_", from_)
-        set_field(self, "metadata", dict(metadata) if metadata else {})
+        set_field(self, "metadata", MappingProxyType(dict(metadata) if metadata else {}))
+
+    def __hash__(self) -> int:
+        # The content (a dict, an SDK model) and the metadata need not be hashable.
+        return hash(self.from_)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A mapping proxy neither pickles nor deep-copies: rebuild from a plain copy.
+        return (_envelope, (self.content, self.from_, dict(self.metadata)))
+
+
+def _envelope(content: Any, from_: str | None, metadata: dict[str, Any]) -> MessageEnvelope[Any]:
+    return MessageEnvelope(content, from_, metadata=metadata)
 
 
 UPDATE_TYPES: Final[tuple[type[Message], ...]] = (

@@ -118,7 +118,7 @@ class _StreamingLink(_Link):
 
 
 class _Renamed:
-    """The innermost agent seen under another name (when a chain is given an explicit name)."""
+    """A wrapped middleware agent seen under the innermost agent's name (it has another)."""
 
     __slots__ = ("agent", "name")
 
@@ -211,8 +211,9 @@ class AgentMethods:
 class MiddlewareAgent(AgentMethods):
     """An agent wrapped in middlewares; the last of ``middlewares`` runs first.
 
-    ``name`` is the innermost agent's name unless given; every middleware receives an agent that
-    reports that name.
+    ``.name`` is the wrapped agent's name unless ``name`` is given. Every middleware receives an
+    agent that reports the innermost agent's name, also under a given ``name``: connectors tell
+    the agent's own messages by it.
     """
 
     __slots__ = ("_chain", "_explicit_name", "agent", "middlewares", "name")
@@ -224,10 +225,13 @@ class MiddlewareAgent(AgentMethods):
         self.middlewares: tuple[Middleware, ...] = tuple(middlewares)
         self._explicit_name = name
         self.name: str = name if name is not None else agent.name
-        chain: Agent = agent if name is None else _Renamed(agent, name)
+        inner_name = innermost_agent(agent).name
+        # A wrapped middleware agent may have been given its own name: the first middleware
+        # must see the innermost name all the same.
+        chain: Agent = agent if agent.name == inner_name else _Renamed(agent, inner_name)
         link_type = _StreamingLink if isinstance(self, MiddlewareStreamingAgent) else _Link
         for middleware in self.middlewares:
-            chain = link_type(middleware, chain, self.name)
+            chain = link_type(middleware, chain, inner_name)
         self._chain = chain
 
     async def generate_reply(

@@ -14,7 +14,8 @@ _HASH_LENGTH: Final = 8
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:_HASH_LENGTH]
+    # surrogatepass: an id holding a lone surrogate still gets its (ASCII) replacement.
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:_HASH_LENGTH]
 
 
 def shorten_identifier(text: str, max_length: int) -> str:

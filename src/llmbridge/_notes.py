@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from llmbridge._errors import InvalidMessageError, UnsupportedMessageError
 
-__all__ = ["ConversionNote", "NoteKind", "NoteRecorder", "log_notes"]
+if TYPE_CHECKING:
+    from llmbridge._messages import Message
+
+__all__ = ["ConversionNote", "NoteKind", "NoteLog", "NoteRecorder", "log_notes"]
 
 NoteKind = Literal["dropped", "merged", "renamed", "repaired", "omitted"]
 
@@ -69,9 +74,69 @@ class NoteRecorder:
         self.notes.append(ConversionNote(index, "dropped", detail))
 
 
+def _log(note: ConversionNote, source: str) -> None:
+    where = f"message {note.index}" if note.index is not None else "request"
+    logger.log(_LEVELS[note.kind], "%s: %s %s: %s", source, where, note.kind, note.detail)
+
+
 def log_notes(notes: Iterable[ConversionNote], *, source: str) -> None:
     """Log each note to the ``llmbridge`` logger: INFO, or WARNING for lossy kinds."""
     for note in notes:
         if logger.isEnabledFor(_LEVELS[note.kind]):
-            where = f"message {note.index}" if note.index is not None else "request"
-            logger.log(_LEVELS[note.kind], "%s: %s %s: %s", source, where, note.kind, note.detail)
+            _log(note, source)
+
+
+class NoteLog:
+    """Logs a connector's notes once each: a note already logged is not logged again.
+
+    Every request carries the whole conversation, so without this a long conversation would
+    log its history's notes again on every turn. A note is identified by its kind, its detail
+    and the neutral message it is about (the message value itself, so a history rebuilt from
+    JSON counts as the same); a note about no single message (``index`` ``None``), or about a
+    message that cannot be hashed, by the note alone. The record keeps the ``max_keys`` most
+    recently seen notes (least recently seen forgotten first), so memory stays bounded.
+    Levels are those of ``log_notes``. Safe to share between threads.
+    """
+
+    __slots__ = ("_lock", "_seen", "max_keys", "source")
+
+    def __init__(self, source: str, *, max_keys: int = 4096) -> None:
+        if max_keys < 1:
+            raise ValueError(f"max_keys must be at least 1, got {max_keys}")
+        self.source = source
+        self.max_keys = max_keys
+        self._seen: OrderedDict[Hashable, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        """How many notes the log remembers (at most ``max_keys``)."""
+        return len(self._seen)
+
+    def log(self, notes: Iterable[ConversionNote], messages: Sequence[Message]) -> None:
+        """Log the notes of one conversion of ``messages`` that this log has not seen yet."""
+        for note in notes:
+            if logger.isEnabledFor(_LEVELS[note.kind]) and self._first_time(note, messages):
+                _log(note, self.source)
+
+    def _first_time(self, note: ConversionNote, messages: Sequence[Message]) -> bool:
+        key = _key(note, messages)
+        with self._lock:
+            if key in self._seen:
+                self._seen.move_to_end(key)
+                return False
+            self._seen[key] = None
+            if len(self._seen) > self.max_keys:
+                self._seen.popitem(last=False)
+        return True
+
+
+def _key(note: ConversionNote, messages: Sequence[Message]) -> Hashable:
+    if note.index is None or not 0 <= note.index < len(messages):
+        return note
+    message = messages[note.index]
+    # Hashing is the only test of hashability: a frozen value may hold an unhashable field.
+    try:
+        hash(message)
+    except TypeError:
+        return note
+    return (note.kind, note.detail, message)

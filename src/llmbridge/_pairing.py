@@ -13,9 +13,10 @@ repairs run (and the repaired conversation scanned again).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import enum
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Final, Literal, cast, overload
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages import (
@@ -54,11 +55,15 @@ class RepairedConversation:
     violation: InvalidMessageError | None
 
 
-class _NeedsRepair(Exception):
-    """Raised by the scan, in repair-detecting mode, where a repair applies."""
+class _Scan(enum.Enum):
+    """What the scan finds besides a violation."""
+
+    # A repair applies. A plain result, not an exception: a raised instance would carry (and
+    # keep alive) the frames, and so the conversations, of every scan that raised it.
+    NEEDS_REPAIR = "needs repair"
 
 
-_NEEDS_REPAIR: Final = _NeedsRepair()
+_NEEDS_REPAIR: Final = _Scan.NEEDS_REPAIR
 # Types that always become an assistant or a movable turn, never a call or results.
 _PLAIN_TURNS: Final = frozenset({TextMessage, ImageMessage, MultiModalMessage})
 _NO_GROUP: Final[set[str]] = set()  # never mutated: results after a plain turn answer nothing
@@ -86,6 +91,26 @@ def _bad_result(call_id: str, answered: bool, index: int) -> InvalidMessageError
     return InvalidMessageError(reason, index=index, field="tool_calls")
 
 
+@overload
+def _scan(
+    messages: Sequence[Message],
+    indices: Sequence[int] | None,
+    agent_name: str,
+    *,
+    repairs: Literal[False],
+    max_id_length: int | None = None,
+    envelope_roles: Collection[str] | None = None,
+) -> InvalidMessageError | None: ...
+@overload
+def _scan(
+    messages: Sequence[Message],
+    indices: Sequence[int] | None,
+    agent_name: str,
+    *,
+    repairs: Literal[True],
+    max_id_length: int | None = None,
+    envelope_roles: Collection[str] | None = None,
+) -> InvalidMessageError | _Scan | None: ...
 def _scan(
     messages: Sequence[Message],
     indices: Sequence[int] | None,
@@ -93,10 +118,11 @@ def _scan(
     *,
     repairs: bool,
     max_id_length: int | None = None,
-) -> InvalidMessageError | None:
+    envelope_roles: Collection[str] | None = None,
+) -> InvalidMessageError | _Scan | None:
     """Return the first pairing violation, or ``None``.
 
-    With ``repairs``, raise ``_NEEDS_REPAIR`` where a repair would apply before any violation:
+    With ``repairs``, return ``_NEEDS_REPAIR`` where a repair would apply before any violation:
     repairs only change what follows that point, so a violation found first stands.
     """
     # This runs on every request: one pass, no per-message allocation beyond a set per call
@@ -112,11 +138,11 @@ def _scan(
             # classification for the most common messages.
             group = _NO_GROUP
             continue
-        kind = turn_kind(message, agent_name)
+        kind = turn_kind(message, agent_name, envelope_roles)
         if kind is ASSISTANT or kind is MOVABLE:
             if pending:
                 if repairs and kind is MOVABLE:
-                    raise _NEEDS_REPAIR
+                    return _NEEDS_REPAIR
                 return _unanswered(call_ids(calls), pending, call_index)
             group = _NO_GROUP
             continue
@@ -136,7 +162,7 @@ def _scan(
                     or call_id in group
                     or (max_id_length is not None and len(call_id) > max_id_length)
                 ):
-                    raise _NEEDS_REPAIR
+                    return _NEEDS_REPAIR
                 group.add(call_id)
             if repairs:
                 used |= group
@@ -158,7 +184,11 @@ def _scan(
 
 
 def repair_tool_pairing(
-    messages: Sequence[Message], *, agent_name: str, max_id_length: int | None = None
+    messages: Sequence[Message],
+    *,
+    agent_name: str,
+    max_id_length: int | None = None,
+    envelope_roles: Collection[str] | None = None,
 ) -> RepairedConversation:
     """Apply the safe repairs of the pairing step; never raises, never mutates ``messages``.
 
@@ -166,17 +196,21 @@ def repair_tool_pairing(
     results to after them; ids (after the ``f"{name}_{i}"`` fallback) that repeat an earlier
     id of the request get a suffix ``_{k}`` in the call and its results, and ids longer than
     ``max_id_length`` are shortened with a hash suffix. Each change is a ``"repaired"`` note.
-    The result's ``violation`` is what ``validate_tool_pairing`` will raise.
+    Raw provider messages whose role is not in ``envelope_roles`` (the target drops them) are
+    left alone (``None``: every role is the target's). The result's ``violation`` is what
+    ``validate_tool_pairing`` will raise.
     """
-    try:
-        violation = _scan(messages, None, agent_name, repairs=True, max_id_length=max_id_length)
-    except _NeedsRepair:
-        moved, indices, move_notes = move_interruptions(messages, agent_name)
-        rewritten, id_notes = rewrite_ids(moved, indices, agent_name, max_id_length)
-        notes = sorted([*move_notes, *id_notes], key=lambda note: note.index or 0)
-        violation = _scan(rewritten, indices, agent_name, repairs=False)
-        return RepairedConversation(tuple(rewritten), tuple(indices), tuple(notes), violation)
-    return RepairedConversation(tuple(messages), tuple(range(len(messages))), (), violation)
+    roles = envelope_roles
+    found = _scan(
+        messages, None, agent_name, repairs=True, max_id_length=max_id_length, envelope_roles=roles
+    )
+    if found is not _NEEDS_REPAIR:
+        return RepairedConversation(tuple(messages), tuple(range(len(messages))), (), found)
+    moved, indices, move_notes = move_interruptions(messages, agent_name, roles)
+    rewritten, id_notes = rewrite_ids(moved, indices, agent_name, max_id_length)
+    notes = sorted([*move_notes, *id_notes], key=lambda note: note.index or 0)
+    violation = _scan(rewritten, indices, agent_name, repairs=False, envelope_roles=roles)
+    return RepairedConversation(tuple(rewritten), tuple(indices), tuple(notes), violation)
 
 
 def validate_tool_pairing(repaired: RepairedConversation) -> None:

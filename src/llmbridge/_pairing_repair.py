@@ -6,7 +6,7 @@ Used by ``_pairing`` only when its one-pass scan finds something to repair.
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from llmbridge._messages import (
@@ -30,6 +30,8 @@ class _IdRewriter:
     def __init__(self, max_length: int | None) -> None:
         self.max_length = max_length
         self.used: set[str] = set()
+        # original id -> the suffix its next repeat tries first (0: the id itself)
+        self.next_suffix: dict[str, int] = {}
         # old id -> new ids of the current call group, consumed in order by its results
         self.group: dict[str, deque[str]] = {}
 
@@ -37,11 +39,16 @@ class _IdRewriter:
         return text if self.max_length is None else shorten_identifier(text, self.max_length)
 
     def _unique(self, original: str) -> str:
-        candidate = self._fit(original)
-        suffix = 1
+        # The first free candidate of original, original_1, original_2, ... Candidates only
+        # ever become used, so the search resumes after the last one taken: probing from the
+        # start every time made a loop of calls without ids (fallback now_0 every round)
+        # quadratic in its rounds, for the same ids.
+        suffix = self.next_suffix.get(original, 0)
+        candidate = self._fit(original if suffix == 0 else f"{original}_{suffix}")
         while candidate in self.used:
-            candidate = self._fit(f"{original}_{suffix}")
             suffix += 1
+            candidate = self._fit(f"{original}_{suffix}")
+        self.next_suffix[original] = suffix + 1
         self.used.add(candidate)
         return candidate
 
@@ -125,7 +132,7 @@ def rewrite_ids(
 
 
 def move_interruptions(
-    messages: Sequence[Message], agent_name: str
+    messages: Sequence[Message], agent_name: str, envelope_roles: Collection[str] | None = None
 ) -> tuple[list[Message], list[int], list[ConversionNote]]:
     out: list[Message] = []
     out_indices: list[int] = []
@@ -142,7 +149,7 @@ def move_interruptions(
         deferred.clear()
 
     for index, message in enumerate(messages):
-        kind = turn_kind(message, agent_name)
+        kind = turn_kind(message, agent_name, envelope_roles)
         if kind is TurnKind.MOVABLE and pending:
             deferred.append((message, index))
             continue

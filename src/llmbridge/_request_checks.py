@@ -1,24 +1,35 @@
-"""Neutral checks run before a request is sent: image payloads and the tool choice.
+"""Neutral checks run before a request is sent: text, image payloads and the tool choice.
 
-Both providers call these, so a bad image or a ``tool_choice`` naming no offered tool fails the
-same way, early, with an error naming what to fix, instead of as a provider's HTTP 400.
+Both providers call these, so a bad image, a text no encoder can send or a ``tool_choice``
+naming no offered tool fails the same way, early, with an error naming what to fix, instead of
+as a provider's HTTP 400 or an SDK's ``UnicodeEncodeError``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
-from typing import Final
+from typing import Any, Final
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import ImageMessage
+from llmbridge._image_data import url_scheme
+from llmbridge._messages import ImageMessage, MessageEnvelope
 
 __all__ = [
     "SUPPORTED_IMAGE_TYPES",
     "TOOL_CHOICE_MODES",
+    "WEB_URL_SCHEMES",
     "base64_size",
     "check_image",
+    "check_text",
     "checked_tool_choice",
+    "omitted_detail",
+    "unsupported_envelope",
+    "unsupported_image_url",
 ]
+
+WEB_URL_SCHEMES: Final = frozenset({"http", "https"})
+"""The image URL schemes OpenAI and Anthropic fetch (``gs://`` is Gemini's only)."""
 
 SUPPORTED_IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 """The media types both providers accept for images sent as bytes."""
@@ -28,6 +39,26 @@ TOOL_CHOICE_MODES: Final = frozenset({"auto", "none", "required"})
 
 # Without tools, these modes mean what no tool_choice means: they are left out of the request.
 _HARMLESS_WITHOUT_TOOLS: Final = frozenset({"auto", "none"})
+
+# A Python str may hold surrogate code points; UTF-8 (and so JSON on the wire) cannot.
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, *, index: int | None, field: str) -> None:
+    """Raise ``InvalidMessageError`` when ``text`` holds a lone surrogate (``"a\\ud800b"``).
+
+    Such a string is not valid Unicode text: every SDK fails to encode it as UTF-8. ``index``
+    and ``field`` locate the text (the error names them). ASCII text costs one ``isascii``.
+    """
+    if text.isascii():
+        return
+    found = _SURROGATE.search(text)
+    if found is not None:
+        raise InvalidMessageError(
+            f"{field} is not valid Unicode text (lone surrogate at position {found.start()})",
+            index=index,
+            field=field,
+        )
 
 
 def base64_size(byte_count: int) -> int:
@@ -69,6 +100,61 @@ def check_image(
                 index=index,
                 field=f"{field_prefix}data",
             )
+
+
+def unsupported_image_url(
+    image: ImageMessage, *, schemes: Collection[str], provider: str, field_prefix: str = ""
+) -> str | None:
+    """Why ``image``'s URL cannot be sent to ``provider``, or ``None`` when it can.
+
+    A URL whose scheme is not in ``schemes`` (a ``gs://`` URL for OpenAI or Anthropic) cannot:
+    the caller drops it as unsupported. Images given as bytes always can.
+    """
+    if image.url is None:
+        return None
+    scheme = url_scheme(image.url)
+    if scheme in schemes:
+        return None
+    return (
+        f"{scheme}:// image URLs cannot be sent to {provider}{_where(field_prefix)}; it takes "
+        f"{' and '.join(sorted(schemes))} URLs or image bytes"
+    )
+
+
+def omitted_detail(image: ImageMessage, *, provider: str, field_prefix: str = "") -> str | None:
+    """The ``"omitted"`` note of an image ``detail`` that ``provider`` has no field for, or
+    ``None`` when the image has no ``detail``."""
+    if image.detail is None:
+        return None
+    return (
+        f"image detail {image.detail!r} is not sent to {provider} (it has no such field; detail "
+        f"is only a hint){_where(field_prefix)}"
+    )
+
+
+def _where(field_prefix: str) -> str:
+    return f" ({field_prefix.rstrip('.')})" if field_prefix else ""
+
+
+def unsupported_envelope(
+    envelope: MessageEnvelope[Any], *, roles: Collection[str], target: str, expected: str
+) -> str | None:
+    """Why ``envelope`` cannot be passed through to ``target``, or ``None`` when it can.
+
+    It can when it holds a dict whose ``role`` is one of ``roles``; another provider's message
+    (an OpenAI ``"tool"`` dict for Anthropic, a Gemini ``"model"`` content) would only fail at
+    the API. The caller drops it as unsupported. ``expected`` names the dict type wanted.
+    """
+    payload = envelope.content
+    if not isinstance(payload, dict):
+        return (
+            f"a MessageEnvelope of {type(payload).__name__} is not {target} (expected {expected})"
+        )
+    role = payload.get("role")
+    if isinstance(role, str) and role in roles:
+        return None
+    taken = ", ".join(sorted(roles))
+    return f"a MessageEnvelope of a {role!r} message is not {target} (roles: {taken})"
 
 
 def checked_tool_choice(tool_choice: str | None, tool_names: Collection[str]) -> str | None:

@@ -1,12 +1,26 @@
-"""Neutral tool-call helpers shared by the providers: id fallback and stream accumulation."""
+"""Neutral tool-call helpers shared by the providers: id fallback, stream accumulation, and the
+send-back form of calls cut off at the token limit."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Final
 
-from llmbridge._messages import ToolCall, ToolCallMessageUpdate
+from llmbridge._messages import ToolCall, ToolCallMessage, ToolCallMessageUpdate
 
-__all__ = ["ToolCallAccumulator", "call_ids", "tool_call_id_or_fallback"]
+__all__ = [
+    "CUT_ARGUMENTS_SHOWN",
+    "CutOffCalls",
+    "ToolCallAccumulator",
+    "call_ids",
+    "tool_call_id_or_fallback",
+]
+
+CUT_ARGUMENTS_SHOWN: Final = 1000
+"""At most this many characters of a cut-off call's arguments go with the result answering it."""
+
+_DECODE: Final = json.JSONDecoder().decode  # json.loads minus its per-call argument checks
 
 
 def tool_call_id_or_fallback(call: ToolCall, position: int) -> str:
@@ -83,3 +97,53 @@ class ToolCallAccumulator:
             )
             for call in sorted(self._calls.values(), key=lambda pending: pending.index)
         ]
+
+
+def _is_object(arguments: str) -> bool:
+    try:
+        value = _DECODE(arguments)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(value, dict)
+
+
+class CutOffCalls:
+    """The send-back form of tool calls cut off at the token limit, for one conversion.
+
+    A call of a ``ToolCallMessage`` whose ``finish_reason`` is ``"length"`` and whose arguments
+    are not a JSON object (``""`` aside, which means no arguments) is sent with empty arguments
+    (``{}``): the APIs refuse, or may refuse, its cut text in history. The text goes with the
+    result that answers the call instead, after the result's own text, as ``"[The call was cut
+    off; its arguments were: <text>]"`` (at most ``CUT_ARGUMENTS_SHOWN`` characters of it), so
+    nothing is lost and the conversation can go on after a ``max_tokens`` stop.
+    """
+
+    __slots__ = ("arguments",)
+
+    def __init__(self) -> None:
+        # sent call id -> the cut arguments, until the result answering that id is sent
+        self.arguments: dict[str, str] = {}
+
+    def take(self, message: ToolCallMessage, call: ToolCall, call_id: str) -> str | None:
+        """If ``call`` (of ``message``, sent as ``call_id``) is such a call, remember its text and
+        return the detail of its ``"repaired"`` note; else return ``None``."""
+        arguments = call.function_arguments
+        if message.finish_reason != "length" or arguments == "" or _is_object(arguments):
+            return None
+        self.arguments[call_id] = arguments
+        return (
+            f"tool call {call.function_name!r} ({call_id}) was cut off at the token limit: sent "
+            "with empty arguments, its cut arguments go with the result that answers it"
+        )
+
+    def result(self, call_id: str, text: str) -> str:
+        """The result text to send for ``call_id``: ``text``, plus the cut arguments of the call
+        it answers (once) when that call was taken."""
+        arguments = self.arguments.pop(call_id, None)
+        if arguments is None:
+            return text
+        shown = arguments[:CUT_ARGUMENTS_SHOWN]
+        more = len(arguments) - len(shown)
+        rest = f" ... ({more} more characters)" if more else ""
+        cut = f"[The call was cut off; its arguments were: {shown}{rest}]"
+        return f"{text}\n{cut}" if text and not text.isspace() else cut

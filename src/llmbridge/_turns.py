@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Collection
 from typing import Any, Final
 
 from llmbridge._messages import (
@@ -54,12 +55,15 @@ _ASSISTANT_ROLE: Final = str(Role.ASSISTANT)
 _RAW_MOVABLE_ROLES: Final = frozenset({"user", "system", "developer"})
 
 
-def _raw_turn(payload: dict[Any, Any]) -> TurnKind:
+def _raw_turn(payload: dict[Any, Any], roles: Collection[str] | None) -> TurnKind:
     # A provider message given as-is becomes the turn its role names (the wire would reject an
     # assistant or user turn between a call and its results just the same). One that carries
     # tool results (Anthropic "tool_result" blocks; OpenAI's role "tool" is not movable) is
-    # left alone: it may answer the calls, which the neutral check cannot see.
+    # left alone: it may answer the calls, which the neutral check cannot see. So is one whose
+    # role the target does not take (``roles``): the conversion drops it.
     role = payload.get("role")
+    if not isinstance(role, str) or (roles is not None and role not in roles):
+        return OPAQUE
     if role == _ASSISTANT_ROLE:
         return ASSISTANT
     if role not in _RAW_MOVABLE_ROLES:
@@ -72,8 +76,15 @@ def _raw_turn(payload: dict[Any, Any]) -> TurnKind:
     return MOVABLE
 
 
-def turn_kind(message: Message, agent_name: str) -> TurnKind:
-    """Classify ``message`` as the pairing step sees it, for the agent named ``agent_name``."""
+def turn_kind(
+    message: Message, agent_name: str, envelope_roles: Collection[str] | None = None
+) -> TurnKind:
+    """Classify ``message`` as the pairing step sees it, for the agent named ``agent_name``.
+
+    ``envelope_roles`` are the roles of raw provider messages (envelopes of dicts) the target
+    takes; an envelope of another role is left alone, as the conversion drops it. ``None``:
+    every role is taken.
+    """
     # This runs for every message of every request: the common types first, no helper calls.
     if isinstance(message, TextMessage):
         role, from_ = message.role, message.from_
@@ -90,6 +101,6 @@ def turn_kind(message: Message, agent_name: str) -> TurnKind:
         case ImageMessage() | MultiModalMessage():
             return MOVABLE
         case MessageEnvelope(content=dict() as payload):
-            return _raw_turn(payload)
+            return _raw_turn(payload, envelope_roles)
         case _:
             return OPAQUE

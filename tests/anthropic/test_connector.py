@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 import respx
 
 from llmbridge import (
     Connector,
+    FunctionCallMiddleware,
     GenerateReplyOptions,
     InvalidMessageError,
     Message,
@@ -31,13 +36,24 @@ from llmbridge.testing import (
     anthropic_client,
     anthropic_error_event,
     anthropic_message,
+    anthropic_sse,
     anthropic_sse_response,
     anthropic_stream_events,
     anthropic_text_block,
     anthropic_thinking_block,
     anthropic_tool_use_block,
 )
-from tests.anthropic.helpers import URL, assistant, text, tool_result, tool_use, user
+from tests.anthropic.helpers import (
+    UNMODELLED_BLOCKS,
+    URL,
+    assistant,
+    text,
+    tool_result,
+    tool_use,
+    user,
+    web_search_reply,
+    web_search_stream,
+)
 from tests.corpus import AGENT
 
 OTHER = "critic"
@@ -308,3 +324,153 @@ async def test_conversion_errors_raise_before_any_request() -> None:
         )
 
     assert not route.called
+
+
+# -- replies with blocks that have no neutral form, through the real SDK, both paths ----------
+
+
+def plain_then_stream(
+    body: dict[str, Any], events: list[dict[str, Any]] | None = None
+) -> respx.Router:
+    """The plain reply ``body``, then the stream ``events`` (default: the kit's of ``body``)."""
+    router = new_router()
+    router.post(URL).mock(
+        side_effect=[
+            respx.MockResponse(json=body),
+            anthropic_sse_response(anthropic_stream_events(body) if events is None else events),
+        ]
+    )
+    return router
+
+
+async def outcome(reply: Any) -> Any:
+    """The reply, or the type and text of the error raised while getting it."""
+    try:
+        return await reply
+    except UnsupportedMessageError as exc:
+        return (type(exc), str(exc))
+
+
+async def last_of(stream: Any) -> Any:
+    return (await collect(stream))[-1]
+
+
+SERVER_TOOL_AND_UNMODELLED = [
+    *[
+        pytest.param(web_search_reply(stop), web_search_stream(stop), id=f"web_search_{stop}")
+        for stop in ("end_turn", "pause_turn")
+    ],
+    *[
+        pytest.param(
+            anthropic_message([param.values[0], anthropic_text_block("Done.")]), None, id=param.id
+        )
+        for param in UNMODELLED_BLOCKS
+    ],
+]
+
+
+@pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
+@pytest.mark.parametrize(("body", "events"), SERVER_TOOL_AND_UNMODELLED)
+async def test_blocks_without_neutral_form_convert_the_same_streamed_and_not(
+    body: dict[str, Any], events: list[dict[str, Any]] | None, strict_mode: bool
+) -> None:
+    connector = AnthropicMessageConnector(strict_mode=strict_mode)
+    agent = AnthropicChatAgent(
+        anthropic_client(plain_then_stream(body, events)), name=AGENT, model="claude-test"
+    ).register_message_connector(connector)
+
+    plain = await outcome(agent.send("hi"))
+    streamed = await outcome(last_of(agent.stream("hi")))
+
+    assert streamed == plain
+    if strict_mode:
+        assert plain[0] is UnsupportedMessageError
+    else:
+        assert isinstance(plain, TextMessage)
+
+
+async def test_server_tool_stream_through_function_call_middleware_is_the_text_reply() -> None:
+    ran: list[str] = []
+
+    def lookup(arguments: str) -> str:
+        ran.append(arguments)
+        return "never asked for"
+
+    body = web_search_reply("end_turn")
+    agent = connected(
+        plain_then_stream(body, web_search_stream("end_turn"))
+    ).register_streaming_middleware(FunctionCallMiddleware(function_map={"lookup": lookup}))
+
+    plain = await agent.send("What are the rate limits?")
+    streamed = await collect(agent.stream("What are the rate limits?"))
+
+    assert streamed[-1] == plain
+    assert isinstance(plain, TextMessage)
+    assert plain.get_content() == (
+        "I'll look up the current rate limits.Based on the search results, the limit is 50 "
+        "requests per minute on tier 1."
+    )
+    assert not any(isinstance(m, (ToolCallMessageUpdate, ToolCallMessage)) for m in streamed)
+    assert ran == []
+
+
+# -- a consumer that stops early closes the HTTP response at once ---------------------------
+
+
+class OpenBody(httpx.AsyncByteStream):
+    """An SSE body that sends its frames, then stays open as a slow server does.
+
+    ``closed`` records the HTTP response being closed (the transport calls ``aclose``).
+    """
+
+    def __init__(self, events: list[dict[str, Any]]) -> None:
+        self.frames = anthropic_sse(events)
+        self.closed = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for frame in self.frames:
+            yield frame
+        await asyncio.Event().wait()
+
+    async def aclose(self) -> None:
+        self.closed = True
+
+
+def open_stream() -> tuple[Any, OpenBody]:
+    events = anthropic_stream_events(anthropic_message("Hello, world!"), pieces=3)
+    body = OpenBody(events[:4])  # message_start, ping, the text block's start and first delta
+    router = new_router()
+    router.post(URL).mock(
+        return_value=httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=body)
+    )
+    return connected(router), body
+
+
+async def test_consumer_aclose_closes_the_http_response_at_once() -> None:
+    agent, body = open_stream()
+    stream = agent.stream("hi")
+
+    first = await anext(stream)
+    await stream.aclose()
+
+    assert first == TextMessageUpdate(Role.ASSISTANT, "Hello", AGENT)
+    assert body.closed
+
+
+async def test_cancelled_consumer_closes_the_http_response_at_once() -> None:
+    agent, body = open_stream()
+    first_update = asyncio.Event()
+
+    async def consume() -> None:
+        async with contextlib.aclosing(agent.stream("hi")) as stream:
+            async for _ in stream:
+                first_update.set()
+                await asyncio.Event().wait()  # busy with the update when cancelled
+
+    task = asyncio.create_task(consume())
+    await first_update.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+    assert body.closed

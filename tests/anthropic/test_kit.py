@@ -89,6 +89,18 @@ def test_tool_without_arguments_sends_no_input_json_delta() -> None:
     assert deltas == []
 
 
+@pytest.mark.parametrize("kind", ["server_tool_use", "mcp_tool_use"])
+def test_server_and_mcp_tool_input_streams_as_input_json_delta(kind: str) -> None:
+    block = {"type": kind, "id": "srvtoolu_1", "name": "web_search", "input": {"query": "x y"}}
+    events = anthropic_stream_events(anthropic_message([block]), pieces=2)
+
+    start = next(e for e in events if e["type"] == "content_block_start")
+    fragments = [e["delta"]["partial_json"] for e in events if e["type"] == "content_block_delta"]
+    assert start["content_block"] == {**block, "input": {}}
+    assert fragments[0] == "", "the API's first fragment is often empty"
+    assert "".join(fragments) == '{"query": "x y"}'
+
+
 def test_sse_frames_name_their_event() -> None:
     assert anthropic_sse([{"type": "ping"}]) == [b'event: ping\ndata: {"type": "ping"}\n\n']
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from anthropic.types import Message as AnthropicMessage
 from llmbridge import (
     EmptyResponseError,
     MessageEnvelope,
+    ProviderResponseError,
     Reasoning,
     RefusalError,
     Role,
@@ -27,6 +29,7 @@ from llmbridge.testing import (
     anthropic_thinking_block,
     anthropic_tool_use_block,
 )
+from tests.anthropic.helpers import UNMODELLED_BLOCKS, constructed
 from tests.corpus import AGENT
 
 
@@ -207,3 +210,46 @@ def test_blocks_without_neutral_form_skipped_lenient_raise_strict() -> None:
     assert convert(body).content == "Found it."
     with pytest.raises(UnsupportedMessageError):
         convert(body, strict=True)
+
+
+@pytest.mark.parametrize("block", UNMODELLED_BLOCKS)
+def test_blocks_the_sdk_does_not_model_are_dropped_lenient_and_raise_strict(
+    block: dict[str, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    message = constructed(anthropic_message([block, anthropic_text_block("Done.")]))
+
+    with caplog.at_level(logging.WARNING, logger="llmbridge"):
+        reply = from_anthropic(message, agent_name=AGENT)
+
+    assert reply == TextMessage(
+        Role.ASSISTANT, "Done.", AGENT, usage=Usage(10, 5), finish_reason="stop"
+    )
+    assert reply.raw is message, "the dropped block stays in raw"
+    assert [record.getMessage() for record in caplog.records] == [
+        f"from_anthropic: request dropped: {block['type']} blocks have no neutral form "
+        "(the reply's raw keeps them)"
+    ]
+    with pytest.raises(UnsupportedMessageError, match=block["type"]):
+        from_anthropic(message, agent_name=AGENT, strict_mode=True)
+
+
+def test_text_block_whose_text_is_not_a_string_is_dropped_not_joined() -> None:
+    body = anthropic_message([{"type": "text", "text": None}, anthropic_text_block("Done.")])
+    message = constructed(body)
+
+    assert from_anthropic(message, agent_name=AGENT).get_content() == "Done."
+    with pytest.raises(UnsupportedMessageError, match="text blocks without text"):
+        from_anthropic(message, agent_name=AGENT, strict_mode=True)
+
+
+def test_tool_input_too_deep_to_serialize_is_a_provider_response_error() -> None:
+    deep: object = 1
+    for _ in range(20_000):
+        deep = {"a": deep}
+    body = anthropic_message([anthropic_tool_use_block("toolu_1", "f", {"a": deep})])
+    message = constructed(body)
+
+    with pytest.raises(ProviderResponseError, match=r"'f'.*nested too deeply") as caught:
+        from_anthropic(message, agent_name=AGENT)
+
+    assert caught.value.response is message

@@ -19,8 +19,10 @@ from llmbridge import (
     StreamInterruptedError,
     TextMessage,
     TextMessageUpdate,
+    ToolCall,
     ToolCallMessage,
     ToolCallMessageUpdate,
+    UnsupportedMessageError,
     Usage,
 )
 from llmbridge.anthropic import AnthropicStreamAggregator, from_anthropic
@@ -31,7 +33,16 @@ from llmbridge.testing import (
     anthropic_thinking_block,
     anthropic_tool_use_block,
 )
-from tests.anthropic.helpers import sdk_events
+from tests.anthropic.helpers import (
+    UNMODELLED_BLOCKS,
+    constructed,
+    constructed_events,
+    constructed_events_of,
+    sdk_events,
+    sdk_events_of,
+    web_search_reply,
+    web_search_stream,
+)
 from tests.corpus import AGENT
 
 
@@ -279,3 +290,83 @@ def test_any_stream_equals_its_non_streaming_reply(
             run(sdk_events(body, pieces=pieces))
     else:
         assert run(sdk_events(body, pieces=pieces))[1] == expected
+
+
+# -- blocks with no neutral form: server tools, MCP, block types the SDK does not model ------
+
+
+def strict_outcome(run_it: Any) -> str:
+    with pytest.raises(UnsupportedMessageError) as caught:
+        run_it()
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("stop_reason", ["end_turn", "pause_turn"])
+def test_server_tool_input_never_becomes_a_client_tool_call(stop_reason: str) -> None:
+    body = web_search_reply(stop_reason)
+
+    updates, final = run(constructed_events_of(web_search_stream(stop_reason)))
+
+    assert not any(isinstance(update, ToolCallMessageUpdate) for update in updates)
+    assert isinstance(final, TextMessage)
+    assert final == from_anthropic(constructed(body), agent_name=AGENT)
+    assert final.finish_reason == ("stop" if stop_reason == "end_turn" else "pause")
+    server_block = final.raw.content[1]
+    assert (server_block.type, server_block.input) == (
+        "server_tool_use",
+        {"query": "anthropic api rate limits"},
+    ), "the raw snapshot keeps the server tool's input"
+
+
+@pytest.mark.parametrize("stop_reason", ["end_turn", "pause_turn"])
+def test_server_tool_blocks_raise_in_strict_mode_as_non_streaming(stop_reason: str) -> None:
+    body = web_search_reply(stop_reason)
+
+    def streamed() -> None:
+        aggregator = AnthropicStreamAggregator(AGENT, strict_mode=True)
+        for event in constructed_events_of(web_search_stream(stop_reason)):
+            aggregator.add(event)
+        aggregator.finish()
+
+    def plain() -> None:
+        from_anthropic(constructed(body), agent_name=AGENT, strict_mode=True)
+
+    assert strict_outcome(streamed) == strict_outcome(plain)
+
+
+@pytest.mark.parametrize("block", UNMODELLED_BLOCKS)
+def test_unmodelled_blocks_convert_the_same_streamed_and_not(block: dict[str, Any]) -> None:
+    body = anthropic_message([block, anthropic_text_block("Done.")])
+
+    updates, final = run(constructed_events(body))
+
+    assert not any(isinstance(update, ToolCallMessageUpdate) for update in updates)
+    assert final == from_anthropic(constructed(body), agent_name=AGENT)
+    assert final.get_content() == "Done."
+
+
+# -- arguments no recursive JSON parser reads ---------------------------------------------
+
+DEEP_ARGUMENTS = '{"a":' * 20_000 + "1" + "}" * 20_000
+
+
+def test_arguments_nested_too_deep_to_parse_are_kept_verbatim() -> None:
+    events = sdk_events(
+        anthropic_message([anthropic_tool_use_block("toolu_1", "f")], stop_reason="tool_use")
+    )
+    start = next(i for i, event in enumerate(events) if event.type == "content_block_start")
+    fragments = [DEEP_ARGUMENTS[:20_000], DEEP_ARGUMENTS[20_000:]]
+    deltas = sdk_events_of(
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": part},
+        }
+        for part in fragments
+    )
+    events[start + 1 : start + 1] = deltas
+
+    _, final = run(events)
+
+    assert final.get_tool_calls() == [ToolCall("f", DEEP_ARGUMENTS, tool_call_id="toolu_1")]
+    assert final.raw.content[0].input == {}, "unparsed, as for truncated JSON"

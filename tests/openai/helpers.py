@@ -11,6 +11,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 from llmbridge import Message
 from llmbridge.openai import OpenAIRequest, to_openai
+from llmbridge.testing import openai_usage_chunk
 from tests.corpus import AGENT
 from tests.openai import wire
 
@@ -49,6 +50,45 @@ def completion(data: dict[str, Any]) -> ChatCompletion:
 def chunks(data: Sequence[dict[str, Any]]) -> list[ChatCompletionChunk]:
     """``ChatCompletionChunk`` models from builder JSON."""
     return [ChatCompletionChunk.model_validate(item) for item in data]
+
+
+def constructed_chunks(data: Sequence[dict[str, Any]]) -> list[ChatCompletionChunk]:
+    """The chunks the SDK builds from ``data``: without validation, so ``null`` stays ``None``."""
+    return [ChatCompletionChunk.model_construct(**item) for item in data]
+
+
+def azure_filter_chunk(*, finish_reason: str | None = None) -> dict[str, Any]:
+    """A chunk of Azure OpenAI's asynchronous content filter: results, no delta."""
+    safe = {"filtered": False, "severity": "safe"}
+    return {
+        "id": "chatcmpl-azure",
+        "object": "chat.completion.chunk",
+        "created": 1700000000,
+        "model": "gpt-4o-2024-08-06",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": finish_reason,
+                "delta": None,
+                "content_filter_offsets": {
+                    "check_offset": 35,
+                    "start_offset": 35,
+                    "end_offset": 48,
+                },
+                "content_filter_results": {
+                    "hate": safe,
+                    "self_harm": safe,
+                    "sexual": safe,
+                    "violence": safe,
+                },
+            }
+        ],
+    }
+
+
+def null_choices_chunk(usage: dict[str, Any]) -> dict[str, Any]:
+    """A chunk with ``"choices": null``, as some OpenAI-compatible servers send (with usage)."""
+    return {**openai_usage_chunk(usage), "choices": None}
 
 
 # Every router a test makes, with the body keys it sends on purpose through extra_body; the

@@ -15,6 +15,7 @@ from llmbridge import (
     Message,
     MessageEnvelope,
     MiddlewareContext,
+    ProviderResponseError,
     ProviderUnavailableError,
     RateLimitError,
     Reasoning,
@@ -42,7 +43,15 @@ from llmbridge.testing import (
 )
 from tests.corpus import AGENT
 from tests.openai import wire
-from tests.openai.helpers import CHAT_URL, chunks, drain, new_router, sent_bodies
+from tests.openai.helpers import (
+    CHAT_URL,
+    azure_filter_chunk,
+    chunks,
+    drain,
+    new_router,
+    null_choices_chunk,
+    sent_bodies,
+)
 
 CALLS = [
     ToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_A"),
@@ -305,3 +314,68 @@ async def test_abandoned_stream_closes_the_inner_stream() -> None:
 
     assert first == TextMessageUpdate(Role.ASSISTANT, "a", AGENT)
     assert closed == [True]
+
+
+# --- chunks the SDK passes through unvalidated, and how a stream may end ----------------------
+
+
+async def test_azure_content_filter_chunks_with_null_delta_stream_through() -> None:
+    stream = openai_text_chunks(["Hello ", "world!"], usage=USAGE)
+    stream.insert(2, azure_filter_chunk())
+    stream.insert(-1, null_choices_chunk(USAGE))
+    router = new_router()
+    router.post(CHAT_URL).mock(
+        side_effect=[
+            httpx.Response(200, json=openai_completion("Hello world!", usage=USAGE)),
+            openai_sse_response(stream),
+        ]
+    )
+    agent = connected(router)
+
+    sent = await agent.send("Hi")
+    streamed = [item async for item in agent.stream("Hi")]
+
+    assert streamed[-1] == sent
+    assert [item.get_content() for item in streamed[:-1]] == ["Hello ", "world!"]
+
+
+async def test_done_without_a_finish_reason_is_an_interruption_not_a_clean_end() -> None:
+    # The SDK's stream ends alike on [DONE] and on a body that closed without it, so a reply
+    # that never got its finish reason may be cut anywhere: retry, never trust it.
+    router = new_router()
+    stream = openai_text_chunks(["Hel", "lo"], finish_reason=None)
+    router.post(CHAT_URL).mock(return_value=openai_sse_response(stream, done=True))
+    received: list[Message] = []
+
+    with pytest.raises(StreamInterruptedError) as caught:
+        await drain(connected(router).stream("Hi"), received)
+
+    assert [item.get_content() for item in received] == ["Hel", "lo"]
+    assert caught.value.retryable is True
+    assert caught.value.partial == TextMessage(Role.ASSISTANT, "Hello", AGENT)
+
+
+@pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param({"foo": 1}, id="object_without_choices"),
+        pytest.param({"choices": None}, id="choices_null"),
+        pytest.param([], id="array"),
+        pytest.param("upstream timed out", id="string"),
+    ],
+)
+async def test_http_200_body_that_is_no_completion_is_a_provider_response_error(
+    body: Any, strict_mode: bool
+) -> None:
+    router = new_router()
+    router.post(CHAT_URL).respond(json=body)
+    agent = OpenAIChatAgent(openai_client(router), name=AGENT, model="gpt-4o-mini")
+    connected_agent = agent.register_message_connector(
+        OpenAIChatRequestMessageConnector(strict_mode=strict_mode)
+    )
+
+    with pytest.raises(ProviderResponseError, match="not an OpenAI chat completion") as caught:
+        await connected_agent.send("Hi")
+
+    assert type(caught.value) is ProviderResponseError

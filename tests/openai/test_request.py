@@ -176,7 +176,7 @@ CONVERTING = [
     ),
     pytest.param(
         ToolCallResultMessage(
-            [ToolCall("now", "", result=None), ToolCall("now", "", result="12:00", is_error=True)]
+            [ToolCall("now", "", result=None), ToolCall("now", "", result="12:00")]
         ),
         [{"role": "tool", "tool_call_id": "now_1", "content": "12:00"}],
         id="tool_results_skip_missing_results_and_keep_original_positions",

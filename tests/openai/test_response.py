@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from openai.types.chat import ChatCompletion
 
 from llmbridge import (
     ContentFilteredError,
@@ -181,3 +182,61 @@ def test_non_completion_raises_when_strict(reply: Message) -> None:
 def test_object_that_is_no_message_cannot_be_returned_even_when_lenient() -> None:
     with pytest.raises(UnsupportedMessageError):
         from_openai({"choices": []}, agent_name=AGENT)  # type: ignore[arg-type]
+
+
+def reply_with(**message: Any) -> dict[str, Any]:
+    """A completion whose message has the given fields (over a plain text reply)."""
+    data = openai_completion("Hello!")
+    data["choices"][0]["message"].update(message)
+    return data
+
+
+# HTTP 200 bodies that are no chat completion; the SDK builds a ChatCompletion from each
+# without validation, so only the shapes from_openai reads can tell.
+MALFORMED_BODIES = [
+    pytest.param({"foo": 1}, id="no_choices"),
+    pytest.param({"choices": None}, id="choices_null"),
+    pytest.param({"choices": "x"}, id="choices_a_string"),
+    pytest.param({"choices": [None]}, id="choice_null"),
+    pytest.param({"choices": [{"index": 0, "message": None}]}, id="message_null"),
+    pytest.param(reply_with(content=5), id="content_a_number"),
+    pytest.param(reply_with(refusal=["no"]), id="refusal_a_list"),
+    pytest.param(reply_with(tool_calls="call"), id="tool_calls_a_string"),
+    pytest.param(reply_with(tool_calls=[None]), id="tool_call_null"),
+    pytest.param(
+        reply_with(tool_calls=[{"id": "c", "type": "function", "function": None}]),
+        id="tool_call_without_function",
+    ),
+    pytest.param(
+        reply_with(
+            tool_calls=[{"id": "c", "type": "function", "function": {"name": 7, "arguments": ""}}]
+        ),
+        id="function_name_a_number",
+    ),
+    pytest.param({**openai_completion("Hello!"), "usage": 3}, id="usage_a_number"),
+    pytest.param(
+        {**openai_completion("Hello!"), "usage": {"prompt_tokens": "many", "completion_tokens": 1}},
+        id="token_count_a_string",
+    ),
+    pytest.param(
+        {
+            **openai_completion("Hello!"),
+            "choices": [{"index": 0, "finish_reason": 1, "message": {}}],
+        },
+        id="finish_reason_a_number",
+    ),
+]
+
+
+@pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
+@pytest.mark.parametrize("body", MALFORMED_BODIES)
+def test_body_that_is_no_chat_completion_is_a_provider_response_error(
+    body: dict[str, Any], strict_mode: bool
+) -> None:
+    reply = ChatCompletion.model_construct(**body)
+
+    with pytest.raises(ProviderResponseError, match="not an OpenAI chat completion") as caught:
+        from_openai(reply, agent_name=AGENT, strict_mode=strict_mode)
+
+    assert type(caught.value) is ProviderResponseError
+    assert caught.value.response is reply

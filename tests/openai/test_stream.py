@@ -35,7 +35,13 @@ from llmbridge.testing import (
     openai_usage_chunk,
 )
 from tests.corpus import AGENT
-from tests.openai.helpers import chunks, completion
+from tests.openai.helpers import (
+    azure_filter_chunk,
+    chunks,
+    completion,
+    constructed_chunks,
+    null_choices_chunk,
+)
 
 CALLS = [
     ToolCall("get_weather", '{"city": "Paris", "unit": "C"}', tool_call_id="call_A"),
@@ -344,3 +350,48 @@ def test_any_split_of_a_reply_streams_to_the_non_streamed_message(
     else:
         with pytest.raises(expected):
             run(stream)
+
+
+# -- chunks the SDK passes through unvalidated: Azure's content filter, odd compatible servers --
+
+
+def run_constructed(data: list[dict[str, Any]]) -> tuple[list[Message], Message]:
+    aggregator = OpenAIStreamAggregator(AGENT)
+    updates = [update for chunk in constructed_chunks(data) for update in aggregator.add(chunk)]
+    return updates, aggregator.finish()
+
+
+@pytest.mark.parametrize(
+    "odd_chunk",
+    [
+        pytest.param(azure_filter_chunk(), id="delta_null"),
+        pytest.param({**openai_chunk({"content": "x"}), "choices": None}, id="choices_null"),
+    ],
+)
+def test_chunks_without_delta_or_choices_are_skipped(odd_chunk: dict[str, Any]) -> None:
+    stream = openai_text_chunks(["Hello ", "world!"])
+    stream.insert(2, odd_chunk)
+
+    updates, final = run_constructed(stream)
+
+    assert [update.get_content() for update in updates] == ["Hello ", "world!"]
+    assert final == from_openai(completion(openai_completion("Hello world!")), agent_name=AGENT)
+
+
+def test_finish_reason_of_a_chunk_with_null_delta_still_counts() -> None:
+    stream = [
+        *openai_text_chunks(["Hello"], finish_reason=None),
+        azure_filter_chunk(finish_reason="stop"),
+    ]
+
+    _, final = run_constructed(stream)
+
+    assert final == TextMessage(Role.ASSISTANT, "Hello", AGENT, finish_reason="stop")
+
+
+def test_usage_of_a_chunk_with_null_choices_still_counts() -> None:
+    stream = [*openai_text_chunks(["Hi"]), null_choices_chunk(USAGE)]
+
+    _, final = run_constructed(stream)
+
+    assert final.usage == Usage(30, 9, cache_read_tokens=10, reasoning_tokens=2)

@@ -12,11 +12,18 @@ from typing import TYPE_CHECKING, Any, Final
 
 import anthropic
 import httpx2
+from anthropic._base_client import SyncAPIClient
 from anthropic.resources.messages import AsyncMessages
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import RawMessageStreamEvent
 
-from llmbridge._agents import GenerateReplyOptions, create_keywords, layer_create_settings
+from llmbridge._agents import (
+    GenerateReplyOptions,
+    check_async_client,
+    check_reserved,
+    create_keywords,
+    layer_create_settings,
+)
 from llmbridge._connectors import register_default_connector
 from llmbridge._errors import InvalidMessageError, UnsupportedMessageError
 from llmbridge._functions import FunctionContract, combine_functions
@@ -36,6 +43,8 @@ __all__ = ["AnthropicChatAgent"]
 # anthropic 2.x: temperature, top_p, top_k) must travel in the request body.
 _CREATE_KEYWORDS: Final = create_keywords(AsyncMessages.create)
 _TURN_ROLES: Final = frozenset({"user", "assistant"})
+# Set by the agent itself: from its constructor and options, the conversation, the calling path.
+_RESERVED: Final = frozenset({"model", "messages", "stream", "max_tokens"})
 # tool_choice types that force a tool call, which Anthropic refuses while thinking is on.
 _FORCING: Final = frozenset({"any", "tool"})
 
@@ -67,7 +76,10 @@ class AnthropicChatAgent(AgentMethods):
     ``functions`` -> ``tools`` (constructor first, first of a name wins), ``tool_choice``
     (``"required"`` -> any, a name -> that tool), ``stop_sequences``, ``temperature``;
     ``options.extra`` and ``**create_kwargs``: keys ``create()`` takes are keywords, the others
-    go into ``extra_body``. Raises ``UnsupportedMessageError`` for other inputs,
+    go into ``extra_body``; ``model``, ``messages``, ``stream`` and ``max_tokens`` are the
+    agent's own (``ValueError``). Raises ``TypeError`` at construction for a sync client
+    (``anthropic.Anthropic``, ``anthropic.AnthropicBedrock`` ...), ``UnsupportedMessageError``
+    for other inputs,
     ``InvalidMessageError`` when no message is left, ``ValueError`` for a ``tool_choice`` naming
     no offered function or forcing tool use while thinking is enabled, and ``ProviderAPIError``
     subclasses for SDK errors (``StreamInterruptedError`` once a stream has started).
@@ -85,6 +97,14 @@ class AnthropicChatAgent(AgentMethods):
         functions: Sequence[FunctionContract] | None = None,
         **create_kwargs: Any,
     ) -> None:
+        check_async_client(
+            client,
+            SyncAPIClient,
+            anthropic,
+            agent="AnthropicChatAgent",
+            use="anthropic.AsyncAnthropic, or a cloud's async class such as "
+            "anthropic.AsyncAnthropicBedrock",
+        )
         self.client = client
         self.name = name
         self.model = model
@@ -92,6 +112,7 @@ class AnthropicChatAgent(AgentMethods):
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.functions: tuple[FunctionContract, ...] = tuple(functions or ())
+        check_reserved(create_kwargs, _RESERVED, "AnthropicChatAgent")
         self.create_kwargs: dict[str, Any] = dict(create_kwargs)
 
     def __repr__(self) -> str:
@@ -129,6 +150,7 @@ class AnthropicChatAgent(AgentMethods):
         """
         options = options or GenerateReplyOptions()
         system, turns = self._split_messages(messages)
+        check_reserved(options.extra, _RESERVED, "AnthropicChatAgent")
         settings: dict[str, Any] = dict(self.create_kwargs)
         settings.update(options.extra or {})
         temperature = options.temperature if options.temperature is not None else self.temperature

@@ -23,7 +23,7 @@ from llmbridge._agents import Agent, StreamingAgent
 from llmbridge._errors import StreamInterruptedError, UnsupportedMessageError
 from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import MiddlewareContext
-from llmbridge._notes import log_notes
+from llmbridge._notes import NoteLog
 from llmbridge.anthropic._convert import MAX_IMAGE_BYTES
 from llmbridge.anthropic._errors import api_error, stream_interrupted
 from llmbridge.anthropic._request import NamePolicy, build_request, check_name_policy, convert_each
@@ -54,11 +54,14 @@ class AnthropicMessageConnector:
     Inbound, the whole conversation goes through ``to_anthropic`` (pairing step, merged turns;
     system text as one ``{"role": "system"}`` envelope the agent lifts after its own system
     message); outbound, replies go through ``from_anthropic`` and streams through
-    ``AnthropicStreamAggregator``. Notes are logged to the ``llmbridge`` logger.
+    ``AnthropicStreamAggregator``. Notes are logged to the ``llmbridge`` logger, each once (a
+    note logged for an earlier request of the conversation is not logged again).
     ``strict_mode`` and ``name_policy`` (``"drop"`` or ``"prefix"``) are those of
     ``to_anthropic``, and so is ``max_image_bytes`` (the base64 text of one image; ``None``: no
     limit). A stream that fails after it started, or ends before its stop reason (even before
-    any event), raises ``StreamInterruptedError`` whose ``partial`` holds what had arrived.
+    any event), raises ``StreamInterruptedError`` whose ``partial`` holds what had arrived. A
+    consumer that stops early (``aclose()``, task cancellation) closes the inner stream, and so
+    the HTTP response, at once.
     Replies that are not Anthropic responses are returned unchanged (strict mode:
     ``UnsupportedMessageError``).
     """
@@ -75,6 +78,7 @@ class AnthropicMessageConnector:
         self.name_policy: NamePolicy = name_policy
         self.max_image_bytes = max_image_bytes
         self.name = "AnthropicMessageConnector"
+        self._note_log = NoteLog(self.name)
 
     def __repr__(self) -> str:
         return (
@@ -94,7 +98,7 @@ class AnthropicMessageConnector:
             name_policy=self.name_policy,
             max_image_bytes=self.max_image_bytes,
         )
-        log_notes(notes, source=self.name)
+        self._note_log.log(notes, messages)
         return envelopes
 
     def post_process_message(self, agent: Agent, reply: Message) -> Message:
@@ -109,7 +113,7 @@ class AnthropicMessageConnector:
             name_policy=self.name_policy,
             max_image_bytes=self.max_image_bytes,
         )
-        log_notes(request.notes, source=self.name)
+        self._note_log.log(request.notes, messages)
         envelopes: list[Message] = []
         if request.system:
             envelopes.append(MessageEnvelope({"role": "system", "content": request.system}))
@@ -136,8 +140,9 @@ class AnthropicMessageConnector:
         messages = self._request(agent, context.messages)
         aggregator = AnthropicStreamAggregator(agent.name, strict_mode=self.strict_mode)
         started = passed_on = False
+        stream = agent.generate_streaming_reply(messages, context.options)
         try:
-            async for reply in agent.generate_streaming_reply(messages, context.options):
+            async for reply in stream:
                 event = _event_of(reply)
                 if event is None:
                     passed_on = True
@@ -159,6 +164,12 @@ class AnthropicMessageConnector:
             if not started and isinstance(exc, anthropic.APIError):
                 raise api_error(exc) from exc
             raise stream_interrupted(exc, partial=aggregator.partial()) from exc
+        finally:
+            # A consumer that stops early (aclose, cancellation) closes the HTTP response now,
+            # not when the garbage collector finds the abandoned inner stream.
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                await close()
         # A stream that yielded nothing at all ended before its stop reason: finish() raises.
         if started or not passed_on:
             yield aggregator.finish()

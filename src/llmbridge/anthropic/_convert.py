@@ -29,19 +29,37 @@ from llmbridge._messages import (
 )
 from llmbridge._names import sanitize_identifier
 from llmbridge._notes import NoteRecorder
-from llmbridge._request_checks import SUPPORTED_IMAGE_TYPES, check_image
+from llmbridge._request_checks import (
+    SUPPORTED_IMAGE_TYPES,
+    WEB_URL_SCHEMES,
+    check_image,
+    check_text,
+    omitted_detail,
+    unsupported_envelope,
+    unsupported_image_url,
+)
+from llmbridge._tool_calls import CutOffCalls
 from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._merge import Block, Sink
 
-__all__ = ["ALLOWED_MEDIA_TYPES", "MAX_IMAGE_BYTES", "MAX_TOOL_NAME_LENGTH", "Converter"]
+__all__ = [
+    "ALLOWED_MEDIA_TYPES",
+    "ENVELOPE_ROLES",
+    "MAX_IMAGE_BYTES",
+    "MAX_TOOL_NAME_LENGTH",
+    "Converter",
+]
 
 ALLOWED_MEDIA_TYPES: Final = SUPPORTED_IMAGE_TYPES
 MAX_IMAGE_BYTES: Final = 5 * 1024 * 1024
 """Default ``max_image_bytes``: Anthropic refuses an image whose base64 text exceeds 5 MB."""
 MAX_TOOL_NAME_LENGTH: Final = 128
+ENVELOPE_ROLES: Final = frozenset({"user", "assistant", "system"})
+"""The roles of the provider messages passed through in envelopes (``system`` is lifted)."""
 _ID_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]+")
 _TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 _DECODE: Final = json.JSONDecoder().decode  # json.loads minus its per-call argument checks
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
 _EMPTY_ERROR_TEXT: Final = "The tool failed without output."
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
@@ -51,12 +69,22 @@ def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any
     if arguments == "":
         return {}
     field = f"tool_calls[{position}].function_arguments"
+    if not arguments.isascii():
+        check_text(arguments, index=index, field=field)
     try:
         value = _DECODE(arguments)
     except ValueError:
         raise InvalidMessageError(
             f"the arguments of tool call {call.function_name!r} are not valid JSON; Anthropic "
             "needs a JSON object",
+            index=index,
+            field=field,
+        ) from None
+    except RecursionError:
+        # Valid JSON nested deeper than a recursive parser goes (the SDK could not send it).
+        raise InvalidMessageError(
+            f"the arguments of tool call {call.function_name!r} are nested too deeply to parse; "
+            "Anthropic needs a JSON object",
             index=index,
             field=field,
         ) from None
@@ -67,6 +95,9 @@ def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any
             index=index,
             field=field,
         )
+    if "\\u" in arguments and _SURROGATE_ESCAPE.search(arguments):
+        # A JSON escape such as "\ud800" parses to a lone surrogate, which cannot be sent.
+        check_text(json.dumps(value, ensure_ascii=False), index=index, field=field)
     return value
 
 
@@ -77,7 +108,7 @@ class Converter:
     breaks a rule, and records notes (raising in strict mode when they are lossy).
     """
 
-    __slots__ = ("agent_name", "max_image_bytes", "prefix", "recorder", "sink")
+    __slots__ = ("agent_name", "cut", "max_image_bytes", "prefix", "recorder", "sink")
 
     def __init__(
         self,
@@ -92,6 +123,7 @@ class Converter:
         self.prefix = name_policy == "prefix"
         self.sink = sink
         self.max_image_bytes = max_image_bytes
+        self.cut = CutOffCalls()
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` (neutral index ``index``) via ``_DISPATCH``; other types are
@@ -111,6 +143,7 @@ class Converter:
     def _sender(self, blocks: list[Block], name: str, index: int) -> list[Block]:
         """Apply the name policy to the blocks of another agent's message."""
         if self.prefix:
+            check_text(name, index=index, field="from_")
             self.recorder.note(index, "repaired", f"sender name carried as a '[{name}] ' prefix")
             return [{"type": "text", "text": f"[{name}] "}, *blocks]
         self.recorder.note(
@@ -119,6 +152,10 @@ class Converter:
         return blocks
 
     def _text_block(self, text: str, index: int, field: str) -> Block | None:
+        # The ASCII test inline, as at every hot check_text site: a call per text made
+        # to_anthropic 9% slower (benchmark conversation); a lone surrogate is never ASCII.
+        if not text.isascii():
+            check_text(text, index=index, field=field)
         if text and not text.isspace():  # isspace: no copy, unlike strip
             return {"type": "text", "text": text}
         self.recorder.note(index, "dropped", "empty or whitespace-only text", field=field)
@@ -130,11 +167,12 @@ class Converter:
     def _thinking(self, reasoning: Sequence[Reasoning], index: int) -> list[Block]:
         blocks: list[Block] = []
         omitted: list[str] = []
-        for item in reasoning:
+        for position, item in enumerate(reasoning):
             # Empty data or signature cannot be verified by the API: such blocks are omitted.
             if item.provider == PROVIDER and item.redacted_data:
                 blocks.append({"type": "redacted_thinking", "data": item.redacted_data})
             elif item.provider == PROVIDER and item.signature:
+                check_text(item.text, index=index, field=f"reasoning[{position}].text")
                 blocks.append(
                     {"type": "thinking", "thinking": item.text, "signature": item.signature}
                 )
@@ -157,6 +195,7 @@ class Converter:
     def _tool_name(self, name: str, position: int, index: int) -> str:
         if _TOOL_NAME_PATTERN.fullmatch(name):
             return name
+        check_text(name, index=index, field=f"tool_calls[{position}].function_name")
         cleaned = sanitize_identifier(name, max_length=MAX_TOOL_NAME_LENGTH)
         self.recorder.note(
             index,
@@ -174,7 +213,16 @@ class Converter:
                 f"tool call ids rewritten to [a-zA-Z0-9_-]: {', '.join(rewritten)}",
             )
 
-    def _image_block(self, image: ImageMessage, index: int, field_prefix: str = "") -> Block:
+    def _image_block(self, image: ImageMessage, index: int, field_prefix: str = "") -> Block | None:
+        unsupported = unsupported_image_url(
+            image, schemes=WEB_URL_SCHEMES, provider="Anthropic", field_prefix=field_prefix
+        )
+        if unsupported is not None:  # a gs:// URL: dropped, strict mode raises
+            self.recorder.unsupported(index, unsupported)
+            return None
+        omitted = omitted_detail(image, provider="Anthropic", field_prefix=field_prefix)
+        if omitted is not None:
+            self.recorder.note(index, "omitted", omitted)
         if image.url is not None:
             return {"type": "image", "source": {"type": "url", "url": image.url}}
         check_image(
@@ -242,7 +290,10 @@ class Converter:
     def image(self, message: ImageMessage, index: int) -> None:
         """A user image block (base64 or URL source); from self: ``InvalidMessageError``."""
         self._not_from_self(message, index, "an ImageMessage")
-        blocks = [self._image_block(message, index)]
+        block = self._image_block(message, index)
+        if block is None:
+            return
+        blocks = [block]
         if message.from_ is not None:
             blocks = self._sender(blocks, message.from_, index)
         self.sink.add("user", blocks, index)
@@ -253,11 +304,11 @@ class Converter:
         blocks: list[Block] = []
         for position, item in enumerate(message.content):
             if isinstance(item, ImageMessage):
-                blocks.append(self._image_block(item, index, f"content[{position}]."))
+                block = self._image_block(item, index, f"content[{position}].")
             else:
                 block = self._text_block(item.content, index, f"content[{position}]")
-                if block is not None:
-                    blocks.append(block)
+            if block is not None:
+                blocks.append(block)
         if not blocks:
             self._empty(index)
             return
@@ -283,12 +334,17 @@ class Converter:
                 blocks.append(block)
         rewritten: list[str] = []
         for position, call in enumerate(message.tool_calls):
+            tool_id = self._tool_id(call, position, index, rewritten)
+            # A call cut off at the token limit goes with {}; its text goes with its result.
+            repaired = self.cut.take(message, call, tool_id)
+            if repaired is not None:
+                self.recorder.note(index, "repaired", repaired)
             blocks.append(
                 {
                     "type": "tool_use",
-                    "id": self._tool_id(call, position, index, rewritten),
+                    "id": tool_id,
                     "name": self._tool_name(call.function_name, position, index),
-                    "input": _parse_arguments(call, position, index),
+                    "input": {} if repaired else _parse_arguments(call, position, index),
                 }
             )
         self._note_ids(index, rewritten)
@@ -305,10 +361,12 @@ class Converter:
             result = call.result
             if result is None:
                 continue
-            block: Block = {
-                "type": "tool_result",
-                "tool_use_id": self._tool_id(call, position, index, rewritten),
-            }
+            tool_id = self._tool_id(call, position, index, rewritten)
+            if not result.isascii():
+                check_text(result, index=index, field=f"tool_calls[{position}].result")
+            if self.cut.arguments:
+                result = self.cut.result(tool_id, result)
+            block: Block = {"type": "tool_result", "tool_use_id": tool_id}
             if call.is_error:
                 block["is_error"] = True
                 if not result or result.isspace():
@@ -345,15 +403,16 @@ class Converter:
             self._empty(index)
 
     def envelope(self, message: MessageEnvelope[Any], index: int) -> None:
-        """A dict passes through to the sink; anything else is unsupported."""
-        if isinstance(message.content, dict):
+        """A user, assistant or system dict passes through to the sink; anything else (another
+        provider's message, say an OpenAI ``"tool"`` one) is unsupported."""
+        target, expected = "an Anthropic message", "a MessageParam dict"
+        unsupported = unsupported_envelope(
+            message, roles=ENVELOPE_ROLES, target=target, expected=expected
+        )
+        if unsupported is None:
             self.sink.pass_through(message, index)
         else:
-            self.recorder.unsupported(
-                index,
-                f"a MessageEnvelope of {type(message.content).__name__} is not an Anthropic "
-                "message (expected a MessageParam dict)",
-            )
+            self.recorder.unsupported(index, unsupported)
 
 
 _DISPATCH: Final[dict[type, Callable[[Converter, Any, int], None]]] = {

@@ -17,6 +17,7 @@ from llmbridge._errors import (
     RateLimitError,
     StreamInterruptedError,
     api_error_for_status,
+    api_error_text,
     redact_secrets,
     retry_after_seconds,
 )
@@ -43,17 +44,24 @@ EVENT_ERROR_STATUS: Final[dict[str, int]] = {
 
 def _describe(exc: anthropic.APIError, status: int | None) -> str:
     if isinstance(exc, anthropic.APITimeoutError):
-        return "the Anthropic API request timed out"
+        return api_error_text("Anthropic", exc.message, error_type="timeout")
     if isinstance(exc, anthropic.APIConnectionError):
-        return f"could not reach the Anthropic API ({exc.message})"
+        return api_error_text("Anthropic", exc.message, error_type="connection error")
     if isinstance(exc, anthropic.APIStatusError):
-        kind = f" {exc.type}" if exc.type else ""
-        return f"Anthropic API error {status}{kind}: {exc.api_message or exc.message}"
-    return f"Anthropic API error: {exc.message}"
+        return api_error_text(
+            "Anthropic",
+            exc.api_message or exc.message,
+            status_code=status,
+            error_type=exc.type or None,
+        )
+    return api_error_text("Anthropic", exc.message)
 
 
 def api_error(exc: anthropic.APIError, *, secrets: Iterable[str | None] = ()) -> ProviderAPIError:
     """Map an SDK error raised before a reply or stream started to a ``ProviderAPIError``.
+
+    The message reads ``Anthropic API error (HTTP <status>, <type>): <API message>`` (see
+    ``api_error_text``).
 
     429 -> ``RateLimitError`` (``retry_after`` from the headers); 401/403 ->
     ``AuthenticationError``; 400/404/413/422 -> ``BadRequestError``; 408, 409, 5xx, 529

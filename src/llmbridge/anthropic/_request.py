@@ -15,7 +15,8 @@ from llmbridge._errors import InvalidMessageError
 from llmbridge._messages import Message
 from llmbridge._notes import ConversionNote, NoteRecorder
 from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
-from llmbridge.anthropic._convert import MAX_IMAGE_BYTES, Converter
+from llmbridge._request_checks import check_text
+from llmbridge.anthropic._convert import ENVELOPE_ROLES, MAX_IMAGE_BYTES, Converter
 from llmbridge.anthropic._merge import Block, EnvelopeSink, TurnSink
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ def check_name_policy(name_policy: str) -> None:
 def _system_blocks(system: str | None, recorder: NoteRecorder) -> list[Block]:
     if system is None or system == "":
         return []
+    check_text(system, index=None, field="system")
     if not system.strip():
         recorder.note(None, "dropped", "whitespace-only system message", field="system")
         return []
@@ -77,7 +79,9 @@ def build_request(
     sink = TurnSink(recorder, _system_blocks(system, recorder))
     converter = Converter(agent_name, recorder, name_policy, sink, max_image_bytes)
     if check_pairing:
-        repaired = repair_tool_pairing(messages, agent_name=agent_name)
+        repaired = repair_tool_pairing(
+            messages, agent_name=agent_name, envelope_roles=ENVELOPE_ROLES
+        )
         recorder.notes.extend(repaired.notes)
         for message, index in zip(repaired.messages, repaired.indices, strict=True):
             converter.convert(message, index)
@@ -117,7 +121,7 @@ def to_anthropic(
 
     ``agent_name`` names the provider agent ("self": its messages become assistant turns);
     ``system`` is the agent's own system message, put before the SYSTEM messages' text.
-    Rules (API.md 4.2): consecutive same-role turns are merged with tool results (user) and
+    Rules: consecutive same-role turns are merged with tool results (user) and
     thinking (assistant) first; empty text is dropped; system text after a turn moves to the
     top-level ``system`` (a ``"repaired"`` note), and so does trailing whitespace of a final
     assistant text (a prefill); images are base64 (png, jpeg, gif or webp, base64 text at most
@@ -125,13 +129,16 @@ def to_anthropic(
     arguments become ``input`` objects; real ids are kept and ids outside ``[a-zA-Z0-9_-]``
     rewritten in call and result; function names of history calls outside
     ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only Anthropic reasoning is sent
-    back.
+    back. ``gs://`` image URLs and envelopes of a role other than ``user``, ``assistant`` and
+    ``system`` are not supported; user and assistant envelopes merge with neighbouring turns of
+    their role. A call of a reply cut off at the token limit whose arguments are no JSON object
+    is sent with ``input`` ``{}``, its cut text after the result answering it (``"repaired"``).
     ``name_policy`` says what happens to other agents' names: ``"drop"`` (a lossy note) or
     ``"prefix"`` (a ``"[name] "`` text block first). With ``check_pairing`` the tool-pairing step
-    of API.md 4.5 runs. Raises ``InvalidMessageError`` for a message that breaks a rule (both
-    modes), a pairing violation, or an empty request; in strict mode also for lossy changes
-    (``UnsupportedMessageError`` for types Anthropic cannot carry). ``ValueError`` for an
-    unknown ``name_policy``.
+    runs (calls answered by the results that follow them; safe repairs first). Raises
+    ``InvalidMessageError`` for a message that breaks a rule (both modes), a pairing violation, or
+    an empty request; in strict mode also for lossy changes (``UnsupportedMessageError`` for types
+    Anthropic cannot carry). ``ValueError`` for an unknown ``name_policy``.
     """
     request, _ = build_request(
         messages,

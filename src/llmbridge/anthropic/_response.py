@@ -13,7 +13,12 @@ from typing import Any, Final
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
 
-from llmbridge._errors import EmptyResponseError, RefusalError, UnsupportedMessageError
+from llmbridge._errors import (
+    EmptyResponseError,
+    ProviderResponseError,
+    RefusalError,
+    UnsupportedMessageError,
+)
 from llmbridge._messages import (
     Message,
     MessageEnvelope,
@@ -31,6 +36,7 @@ __all__ = [
     "FINISH_REASONS",
     "ReplyParts",
     "arguments_json",
+    "drop_blocks",
     "from_anthropic",
     "neutral_usage",
     "partial_from_parts",
@@ -140,24 +146,48 @@ def reply_from_parts(parts: ReplyParts, *, agent_name: str, raw: Any) -> Message
     )
 
 
+def _input_json(message: AnthropicMessage, name: str, tool_input: object) -> str:
+    try:
+        return arguments_json(tool_input)
+    except RecursionError:
+        # Only a hand-built Message gets here: the SDK cannot parse such a body at all.
+        raise ProviderResponseError(
+            f"the input of tool call {name!r} is nested too deeply to serialize as JSON",
+            response=message,
+        ) from None
+
+
+def drop_blocks(recorder: NoteRecorder, blocks: str) -> None:
+    """The one lenient/strict decision for content blocks with no neutral form.
+
+    Lenient: a ``"dropped"`` note (the reply's ``raw`` keeps the block); strict:
+    ``UnsupportedMessageError``. The stream aggregator uses it too, so both paths agree.
+    """
+    recorder.unsupported(None, f"{blocks} have no neutral form (the reply's raw keeps them)")
+
+
 def _parts_of(message: AnthropicMessage, recorder: NoteRecorder) -> ReplyParts:
     texts: list[str] = []
     reasoning: list[Reasoning] = []
     calls: list[ToolCall] = []
     for block in message.content:
+        # The SDK builds responses without validation: a block type it has no model for
+        # (compaction, mcp_tool_use, ...) arrives as a TextBlock with that type and text None.
         match block:
-            case TextBlock(text=text):
+            case TextBlock(type="text", text=str() as text):
                 texts.append(text)
             case ThinkingBlock(thinking=thinking, signature=signature):
                 reasoning.append(Reasoning(thinking, signature=signature, provider=PROVIDER))
             case RedactedThinkingBlock(data=data):
                 reasoning.append(Reasoning("", redacted_data=data, provider=PROVIDER))
             case ToolUseBlock(id=tool_id, name=name, input=tool_input):
-                calls.append(ToolCall(name, arguments_json(tool_input), tool_call_id=tool_id))
-            case _:
-                recorder.unsupported(
-                    None, f"{block.type} blocks have no neutral form (the reply's raw keeps them)"
+                calls.append(
+                    ToolCall(name, _input_json(message, name, tool_input), tool_call_id=tool_id)
                 )
+            case TextBlock(type="text"):
+                drop_blocks(recorder, "text blocks without text")
+            case _:
+                drop_blocks(recorder, f"{block.type} blocks")
     usage = message.usage
     details = usage.output_tokens_details
     return ReplyParts(
@@ -183,8 +213,9 @@ def from_anthropic(
     Text blocks are joined; ``tool_use`` blocks become calls with their real ids and JSON
     arguments; thinking becomes ``Reasoning(provider="anthropic")`` with its signature (or
     redacted data); ``stop_reason`` maps through ``FINISH_REASONS``; usage counts cached input.
-    Raises ``RefusalError`` for a refusal and ``EmptyResponseError`` for a reply with neither
-    text nor tool calls. Anything that is not an Anthropic ``Message`` is returned unchanged
+    Raises ``RefusalError`` for a refusal, ``EmptyResponseError`` for a reply with neither
+    text nor tool calls, and ``ProviderResponseError`` for a tool input nested too deeply to
+    serialize. Anything that is not an Anthropic ``Message`` is returned unchanged
     (strict mode: ``UnsupportedMessageError``); so are blocks with no neutral form skipped with
     a logged note (strict mode: ``UnsupportedMessageError``).
     """

@@ -29,6 +29,7 @@ from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._response import (
     ReplyParts,
     arguments_json,
+    drop_blocks,
     neutral_usage,
     partial_from_parts,
     reply_from_parts,
@@ -38,25 +39,29 @@ __all__ = ["AnthropicStreamAggregator"]
 
 
 class _Block:
-    """One content block being streamed: its start object and the text or thinking so far."""
+    """One content block being streamed: its start object, the text or thinking so far, and
+    the input fragments of a block that is not a client ``tool_use`` (server or MCP tools)."""
 
-    __slots__ = ("parts", "signature", "start")
+    __slots__ = ("input_json", "parts", "signature", "start")
 
     def __init__(self, start: ContentBlock | None) -> None:
         self.start = start
         self.parts: list[str] = []
         self.signature = ""
+        self.input_json: list[str] = []
 
 
 def _canonical_arguments(arguments: str) -> tuple[str, dict[str, Any] | None]:
     """Re-serialize complete JSON like ``from_anthropic`` does; keep anything else verbatim."""
     try:
         value = json.loads(arguments)
+        if not isinstance(value, dict):
+            return arguments, None
+        return arguments_json(value), value
     except ValueError:
         return arguments, None  # truncated (e.g. a max_tokens stop): never guess the rest
-    if not isinstance(value, dict):
-        return arguments, None
-    return arguments_json(value), value
+    except RecursionError:
+        return arguments, None  # nested deeper than a recursive parser goes: kept as text
 
 
 class AnthropicStreamAggregator:
@@ -64,13 +69,16 @@ class AnthropicStreamAggregator:
 
     ``add(event)`` returns the updates the event produces, live: ``TextMessageUpdate`` per text
     delta, ``ReasoningMessageUpdate`` per thinking delta, ``ToolCallMessageUpdate`` when a
-    ``tool_use`` block starts and per ``input_json_delta`` (``index`` is the content-block
-    index). Usage from ``message_delta`` replaces earlier counts (they are running totals).
-    ``ping`` and unknown events are ignored. ``finish()`` returns the final message (see
-    ``from_anthropic``; a tool that got no argument delta has ``"{}"``), raising what
-    ``from_anthropic`` raises, or ``StreamInterruptedError`` (retryable, ``.partial`` set)
-    when the stream ended before a stop reason arrived. ``partial()`` is what has arrived so
-    far, or ``None``.
+    ``tool_use`` block starts and per ``input_json_delta`` of that block (``index`` is the
+    content-block index). Only ``tool_use`` blocks are calls: the input of ``server_tool_use``
+    and ``mcp_tool_use`` blocks (tools the API runs itself) goes into the raw snapshot only, and
+    such blocks, like every block with no neutral form, are dropped with a note (strict mode:
+    ``UnsupportedMessageError``) exactly as ``from_anthropic`` drops them. Usage from
+    ``message_delta`` replaces earlier counts (they are running totals). ``ping`` and unknown
+    events are ignored. ``finish()`` returns the final message (see ``from_anthropic``; a tool
+    that got no argument delta has ``"{}"``), raising what ``from_anthropic`` raises, or
+    ``StreamInterruptedError`` (retryable, ``.partial`` set) when the stream ended before a
+    stop reason arrived. ``partial()`` is what has arrived so far, or ``None``.
     """
 
     def __init__(self, agent_name: str, *, strict_mode: bool = False) -> None:
@@ -141,8 +149,11 @@ class AnthropicStreamAggregator:
             case "signature_delta":
                 state.signature = delta.signature  # replaces, never appends
             case "input_json_delta" if delta.partial_json:
-                self._tool_indices.add(index)
-                return [self._tools.add(index, arguments=delta.partial_json, from_=self.agent_name)]
+                if index in self._tool_indices:
+                    fragment = delta.partial_json
+                    return [self._tools.add(index, arguments=fragment, from_=self.agent_name)]
+                # A server or MCP tool's input: the API runs that tool, so it is no call of ours.
+                state.input_json.append(delta.partial_json)
         return []
 
     def _message_delta(self, event: Any) -> list[Message]:
@@ -178,18 +189,17 @@ class AnthropicStreamAggregator:
                 continue
             state = self._blocks[index]
             kind = "text" if state.start is None else state.start.type
-            if kind == "text":
-                texts.append("".join(state.parts))
-            elif kind == "thinking":
-                text = "".join(state.parts)
-                reasoning.append(Reasoning(text, signature=state.signature, provider=PROVIDER))
-            elif kind == "redacted_thinking":
-                data = getattr(state.start, "data", "")
-                reasoning.append(Reasoning("", redacted_data=data, provider=PROVIDER))
-            else:
-                recorder.unsupported(
-                    None, f"{kind} blocks have no neutral form (the reply's raw keeps them)"
-                )
+            match kind:
+                case "text":
+                    texts.append("".join(state.parts))
+                case "thinking":
+                    text = "".join(state.parts)
+                    reasoning.append(Reasoning(text, signature=state.signature, provider=PROVIDER))
+                case "redacted_thinking":
+                    data = getattr(state.start, "data", "")
+                    reasoning.append(Reasoning("", redacted_data=data, provider=PROVIDER))
+                case _:
+                    drop_blocks(recorder, f"{kind} blocks")
         calls, inputs = self._calls()
         usage = None
         if "output_tokens" in self._usage:
@@ -226,6 +236,10 @@ class AnthropicStreamAggregator:
                 update = {"thinking": "".join(state.parts), "signature": state.signature}
             elif start.type == "tool_use":
                 update = {"input": inputs.get(index, {})}
+            elif state.input_json:
+                _, parsed = _canonical_arguments("".join(state.input_json))
+                if parsed is not None:
+                    update = {"input": parsed}
             content.append(start.model_copy(update=update))
         usage = self._start.usage.model_copy(update=self._usage)
         return self._start.model_copy(update={"content": content, "usage": usage, **self._stop})

@@ -2,10 +2,19 @@
 
 ``OpenAIChatAgent`` speaks the SDK's types; ``OpenAIChatRequestMessageConnector`` (its default
 connector) translates neutral messages both ways; ``to_openai``, ``from_openai`` and
-``OpenAIStreamAggregator`` are the pure functions underneath. Needs the ``openai`` extra.
+``OpenAIStreamAggregator`` are the pure functions underneath. Needs the ``openai`` extra
+(``pip install 'llmbridge[openai]'``): without the SDK, importing this package raises an
+``ImportError`` that says so.
 """
 
 from __future__ import annotations
+
+try:
+    import openai as _sdk  # noqa: F401  (only to fail early, naming the extra)
+except ImportError as exc:
+    raise ImportError(
+        "llmbridge.openai needs the openai SDK: pip install 'llmbridge[openai]'", name=exc.name
+    ) from exc
 
 from llmbridge.openai._agent import OpenAIChatAgent
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector

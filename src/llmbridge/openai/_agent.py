@@ -11,16 +11,23 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any, Final, cast
 
 import openai
+from openai._base_client import SyncAPIClient
 from openai.resources.chat.completions import AsyncCompletions
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
 
-from llmbridge._agents import GenerateReplyOptions, create_keywords, layer_create_settings
+from llmbridge._agents import (
+    GenerateReplyOptions,
+    check_async_client,
+    check_reserved,
+    create_keywords,
+    layer_create_settings,
+)
 from llmbridge._connectors import (
     Connector,
     register_default_connector,
     register_message_connector,
 )
-from llmbridge._errors import UnsupportedMessageError
+from llmbridge._errors import ProviderResponseError, UnsupportedMessageError
 from llmbridge._functions import FunctionContract
 from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import AgentMethods, MiddlewareStreamingAgent
@@ -35,8 +42,8 @@ __all__ = ["OpenAIChatAgent"]
 _CREATE_KEYWORDS: Final = create_keywords(AsyncCompletions.create)
 MAX_STOP_SEQUENCES: Final = 4
 """Chat Completions takes at most four ``stop`` sequences."""
-# Set by the agent itself from the conversation and the calling path.
-_RESERVED: Final = frozenset({"messages", "stream"})
+# Set by the agent itself: from its constructor, the conversation and the calling path.
+_RESERVED: Final = frozenset({"model", "messages", "stream"})
 _SYSTEM_ROLES: Final = frozenset({"system", "developer"})
 
 
@@ -44,9 +51,7 @@ def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> Non
     """Lay ``settings`` over ``arguments``: create() keywords as keywords, the rest in the body."""
     if not settings:
         return
-    reserved = _RESERVED.intersection(settings)
-    if reserved:
-        raise ValueError(f"{min(reserved)!r} is set by OpenAIChatAgent and cannot be overridden")
+    check_reserved(settings, _RESERVED, "OpenAIChatAgent")
     layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
 
 
@@ -67,10 +72,12 @@ class OpenAIChatAgent(AgentMethods):
     ``tool_choice``; ``extra`` and ``create_kwargs`` keys ``create()`` takes pass as keywords,
     the rest through ``extra_body``. Per-call options win over constructor settings.
 
-    Raises ``UnsupportedMessageError`` for any other input, ``ValueError`` for settings naming
-    ``messages`` or ``stream``, more than four stop sequences or a ``tool_choice`` naming no
-    offered function, and ``ProviderAPIError`` subclasses (SDK error as ``__cause__``) when
-    the API call fails, before or during a stream.
+    Raises ``TypeError`` at construction for a sync client (``openai.OpenAI``,
+    ``openai.AzureOpenAI``), ``UnsupportedMessageError`` for any other input, ``ValueError`` for
+    settings (``create_kwargs`` or ``options.extra``) naming ``model``, ``messages`` or
+    ``stream``, more than four stop sequences or a ``tool_choice`` naming no offered function,
+    and ``ProviderAPIError`` subclasses (SDK error as ``__cause__``) when the API call fails,
+    before or during a stream.
     """
 
     def __init__(
@@ -86,6 +93,13 @@ class OpenAIChatAgent(AgentMethods):
         functions: Iterable[FunctionContract] | None = None,
         **create_kwargs: Any,
     ) -> None:
+        check_async_client(
+            client,
+            SyncAPIClient,
+            openai,
+            agent="OpenAIChatAgent",
+            use="openai.AsyncOpenAI or openai.AsyncAzureOpenAI",
+        )
         self.client = client
         self.name = name
         self.model = model
@@ -160,13 +174,24 @@ class OpenAIChatAgent(AgentMethods):
     async def generate_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
     ) -> MessageEnvelope[ChatCompletion]:
-        """Call the API once and return the completion in an envelope from this agent."""
+        """Call the API once and return the completion in an envelope from this agent.
+
+        Raises the mapped ``ProviderAPIError`` when the call fails, and
+        ``ProviderResponseError`` when the HTTP 200 body is not even a JSON object (the SDK
+        returns a JSON array or string as it is, not as a ``ChatCompletion``).
+        """
         arguments = self.create_arguments(messages, options)
         try:
-            completion = await self.client.chat.completions.create(**arguments)
+            completion: object = await self.client.chat.completions.create(**arguments)
         except openai.APIError as exc:
             raise map_openai_error(exc, secrets=self._secrets()) from exc
-        return MessageEnvelope(cast(ChatCompletion, completion), self.name)
+        if not isinstance(completion, ChatCompletion):
+            raise ProviderResponseError(
+                "the reply is not an OpenAI chat completion: the HTTP 200 body is of type "
+                f"{type(completion).__name__}, not a JSON object",
+                response=completion,
+            )
+        return MessageEnvelope(completion, self.name)
 
     async def generate_streaming_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None

@@ -16,7 +16,7 @@ from llmbridge._agents import Agent, StreamingAgent
 from llmbridge._errors import ProviderAPIError
 from llmbridge._messages import Message, MessageEnvelope
 from llmbridge._middleware import MiddlewareContext
-from llmbridge._notes import log_notes
+from llmbridge._notes import NoteLog
 from llmbridge.openai._errors import interrupted_stream_error, raised_mid_stream
 from llmbridge.openai._request import MAX_IMAGE_BYTES, OpenAIRequest, to_openai
 from llmbridge.openai._response import from_openai
@@ -44,10 +44,11 @@ class OpenAIChatRequestMessageConnector:
     """Connects an OpenAI agent (``OpenAIChatAgent`` or any agent of the same types) to neutral
     messages, on both the non-streaming and the streaming path.
 
-    Incoming neutral messages become envelopes of ``ChatCompletionMessageParam`` (API.md 4.1;
-    before a call, the tool-pairing step of 4.5 runs too); replies become neutral messages
-    (4.3); streams yield live updates and end with one complete message (4.4). Notes are logged
-    to the ``llmbridge`` logger. ``strict_mode`` raises instead of dropping or renaming;
+    Incoming neutral messages become envelopes of ``ChatCompletionMessageParam`` (the From/Role
+    rules; before a call, the tool-pairing step runs too); replies become neutral messages;
+    streams yield live updates and end with one complete message. Notes are logged
+    to the ``llmbridge`` logger, each once: a note this connector logged for an earlier request
+    of the conversation is not logged again. ``strict_mode`` raises instead of dropping or renaming;
     ``max_image_bytes`` caps the base64 text of one image (``None``: no limit). A stream that
     ends before its finish reason raises ``StreamInterruptedError`` too.
 
@@ -63,6 +64,7 @@ class OpenAIChatRequestMessageConnector:
     ) -> None:
         self.strict_mode = strict_mode
         self.max_image_bytes = max_image_bytes
+        self._note_log = NoteLog(self.name)
 
     def __repr__(self) -> str:
         return (
@@ -80,7 +82,7 @@ class OpenAIChatRequestMessageConnector:
             check_pairing=check_pairing,
             max_image_bytes=self.max_image_bytes,
         )
-        log_notes(request.notes, source=self.name)
+        self._note_log.log(request.notes, messages)
         return _envelopes(request, messages)
 
     def process_incoming_messages(self, agent: Agent, messages: Sequence[Message]) -> list[Message]:

@@ -17,6 +17,7 @@ from llmbridge._errors import (
     RateLimitError,
     StreamInterruptedError,
     api_error_for_status,
+    api_error_text,
     redact_secrets,
     retry_after_seconds,
 )
@@ -58,6 +59,15 @@ def _api_message(exc: openai.APIError) -> str:
     return exc.message
 
 
+def _error_type(exc: openai.APIError) -> str | None:
+    # Failures without a response have no API error type: say which kind of failure it was.
+    if isinstance(exc, openai.APITimeoutError):
+        return "timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return "connection error"
+    return exc.type or None
+
+
 def _status_of(exc: openai.APIError) -> tuple[int | None, int | None]:
     """The HTTP status to report, and the status that picks the class (they differ for events)."""
     match exc:
@@ -76,7 +86,8 @@ def map_openai_error(
 ) -> ProviderAPIError:
     """Return the ``ProviderAPIError`` subclass for an OpenAI SDK error (raise it ``from exc``).
 
-    Status errors follow the status table; connection errors and timeouts are
+    The message reads ``OpenAI API error (HTTP <status>, <type>): <API message>`` (see
+    ``api_error_text``). Status errors follow the status table; connection errors and timeouts are
     ``ProviderUnavailableError`` (retryable); a stream error event is classed by its ``type``
     (``server_error`` -> unavailable and retryable) with ``status_code`` ``None``, and an event
     of unknown type is a plain, non-retryable ``ProviderAPIError``. ``RateLimitError`` carries
@@ -88,8 +99,10 @@ def map_openai_error(
         cls, retryable = ProviderAPIError, False
     else:
         cls, retryable = api_error_for_status(class_status)
-    where = f"HTTP {status}" if status is not None else "no HTTP status"
-    message = redact_secrets(f"OpenAI API error ({where}): {_api_message(exc)}", secrets)
+    text = api_error_text(
+        "OpenAI", _api_message(exc), status_code=status, error_type=_error_type(exc)
+    )
+    message = redact_secrets(text, secrets)
     if cls is RateLimitError:
         retry_after = (
             retry_after_seconds(exc.response.headers)

@@ -1,47 +1,23 @@
-"""Neutral messages -> OpenAI Chat Completions request messages (API.md 4.1 and 4.5).
+"""Neutral messages -> an OpenAI Chat Completions request (API.md 4.1 and 4.5).
 
-A pure function over data: ``to_openai`` dispatches each message on its type through one
-type-keyed table, records what it changed as ``ConversionNote``s, and (unless told not to)
-runs the request-level tool-pairing step around the conversion.
+A pure function over data: ``to_openai`` runs the request-level tool-pairing step around the
+message-by-message conversion of ``_convert`` and returns the messages with the notes of what
+changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from openai.types.chat import (
-    ChatCompletionAssistantMessageParam,
-    ChatCompletionContentPartParam,
-    ChatCompletionMessageFunctionToolCallParam,
-    ChatCompletionMessageParam,
-    ChatCompletionSystemMessageParam,
-    ChatCompletionToolMessageParam,
-    ChatCompletionUserMessageParam,
-)
-from openai.types.chat.chat_completion_content_part_image_param import (
-    ChatCompletionContentPartImageParam,
-    ImageURL,
-)
+from openai.types.chat import ChatCompletionMessageParam
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import (
-    ImageMessage,
-    Message,
-    MessageEnvelope,
-    MultiModalMessage,
-    Role,
-    TextMessage,
-    ToolCallAggregateMessage,
-    ToolCallMessage,
-    ToolCallResultMessage,
-)
-from llmbridge._names import NAME_PATTERN, sanitize_identifier
-from llmbridge._notes import ConversionNote, NoteRecorder
+from llmbridge._messages import Message
+from llmbridge._notes import ConversionNote
 from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
-from llmbridge._request_checks import check_image
-from llmbridge._tool_calls import tool_call_id_or_fallback
+from llmbridge.openai._convert import ENVELOPE_ROLES, Converter, convert_messages
 
 __all__ = ["MAX_IMAGE_BYTES", "MAX_TOOL_CALL_ID_LENGTH", "OpenAIRequest", "to_openai"]
 
@@ -50,10 +26,6 @@ MAX_TOOL_CALL_ID_LENGTH: Final = 40
 
 MAX_IMAGE_BYTES: Final = 20 * 1024 * 1024
 """Default ``max_image_bytes``: the base64 text of one image (OpenAI's per-image cap, 20 MB)."""
-
-_PROVIDER: Final = "OpenAI"
-
-_REASONING_OMITTED: Final = "reasoning is not sent to OpenAI Chat Completions"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,269 +41,6 @@ class OpenAIRequest:
     indices: tuple[int, ...]
 
 
-class _Converter:
-    """The state of one conversion: output, the original index of each output, the notes."""
-
-    __slots__ = ("agent_name", "indices", "max_image_bytes", "messages", "names", "recorder")
-
-    def __init__(self, agent_name: str, strict_mode: bool, max_image_bytes: int | None) -> None:
-        self.agent_name = agent_name
-        self.max_image_bytes = max_image_bytes
-        self.recorder = NoteRecorder(strict_mode=strict_mode)
-        self.messages: list[ChatCompletionMessageParam] = []
-        self.indices: list[int] = []
-        # A name repeats on most messages of a conversation: sanitize each one once.
-        self.names: dict[str, str] = {}
-
-    def _sanitized(self, text: str) -> str:
-        # Senders and function names repeat on most messages: check each distinct one once.
-        cleaned = self.names.get(text)
-        if cleaned is None:
-            cleaned = text if NAME_PATTERN.match(text) else sanitize_identifier(text)
-            self.names[text] = cleaned
-        return cleaned
-
-    def name(self, sender: str, index: int) -> str:
-        """The ``name`` field for ``sender``, sanitized to ``^[a-zA-Z0-9_-]{1,64}$`` (noted)."""
-        cleaned = self._sanitized(sender)
-        if cleaned != sender:
-            self.recorder.note(
-                index,
-                "renamed",
-                f"name {sender!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed {cleaned!r}",
-                field="from_",
-            )
-        return cleaned
-
-    def function_name(self, name: str, index: int, position: int) -> str:
-        """A history call's function name, sanitized to the pattern tools must match (noted)."""
-        cleaned = self._sanitized(name)
-        if cleaned != name:
-            self.recorder.note(
-                index,
-                "renamed",
-                f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed "
-                f"{cleaned!r}",
-                field=f"tool_calls[{position}].function_name",
-            )
-        return cleaned
-
-    def image_part(
-        self, image: ImageMessage, index: int, field_prefix: str = ""
-    ) -> ChatCompletionContentPartImageParam:
-        """The ``image_url`` part of ``image``, after the neutral image checks."""
-        check_image(
-            image,
-            max_bytes=self.max_image_bytes,
-            provider=_PROVIDER,
-            index=index,
-            field_prefix=field_prefix,
-        )
-        return _image_part(image)
-
-    def omit_reasoning(self, index: int) -> None:
-        self.recorder.note(index, "omitted", _REASONING_OMITTED)
-
-
-def _user(
-    content: str | list[ChatCompletionContentPartParam], name: str | None
-) -> ChatCompletionUserMessageParam:
-    payload: ChatCompletionUserMessageParam = {"role": "user", "content": content}
-    if name is not None:
-        payload["name"] = name
-    return payload
-
-
-def _image_part(image: ImageMessage) -> ChatCompletionContentPartImageParam:
-    # data_url is cached on the message: the image is base64-encoded once, not per request.
-    image_url: ImageURL = {"url": image.data_url}
-    if image.detail is not None:
-        image_url["detail"] = image.detail
-    return {"type": "image_url", "image_url": image_url}
-
-
-def _convert_text(conv: _Converter, message: TextMessage, index: int) -> None:
-    if message.reasoning:
-        conv.omit_reasoning(index)
-    sender = message.from_
-    if message.role == Role.SYSTEM:
-        system: ChatCompletionSystemMessageParam = {"role": "system", "content": message.content}
-        if sender is not None:
-            system["name"] = conv.name(sender, index)
-        conv.messages.append(system)
-    elif sender == conv.agent_name:
-        assistant: ChatCompletionAssistantMessageParam = {
-            "role": "assistant",
-            "content": message.content,
-            "name": conv.name(sender, index),
-        }
-        conv.messages.append(assistant)
-    elif sender is not None:
-        conv.messages.append(_user(message.content, conv.name(sender, index)))
-    elif message.role == Role.USER:
-        conv.messages.append({"role": "user", "content": message.content})
-    elif message.role == Role.ASSISTANT:
-        conv.messages.append({"role": "assistant", "content": message.content})
-    else:
-        raise InvalidMessageError(
-            f"a text message with no sender must have role 'system', 'user' or 'assistant', "
-            f"not {str(message.role)!r}",
-            index=index,
-            field="role",
-        )
-
-
-def _reject_self(conv: _Converter, message: ImageMessage | MultiModalMessage, index: int) -> None:
-    if message.from_ == conv.agent_name:
-        raise InvalidMessageError(
-            f"{type(message).__name__} from the agent itself ({conv.agent_name!r}) cannot be "
-            "sent: OpenAI assistant messages carry no images",
-            index=index,
-            field="from_",
-        )
-
-
-def _sender_name(conv: _Converter, message: Message, index: int) -> str | None:
-    return None if message.from_ is None else conv.name(message.from_, index)
-
-
-def _convert_image(conv: _Converter, message: ImageMessage, index: int) -> None:
-    _reject_self(conv, message, index)
-    part = conv.image_part(message, index)
-    conv.messages.append(_user([part], _sender_name(conv, message, index)))
-
-
-def _convert_multimodal(conv: _Converter, message: MultiModalMessage, index: int) -> None:
-    _reject_self(conv, message, index)
-    parts: list[ChatCompletionContentPartParam] = [
-        {"type": "text", "text": item.content}
-        if isinstance(item, TextMessage)
-        else conv.image_part(item, index, f"content[{position}].")
-        for position, item in enumerate(message.content)
-    ]
-    conv.messages.append(_user(parts, _sender_name(conv, message, index)))
-
-
-def _emit_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> None:
-    if not message.tool_calls:
-        raise InvalidMessageError(
-            "a tool-call message needs at least one tool call (OpenAI rejects an empty "
-            "tool_calls list)",
-            index=index,
-            field="tool_calls",
-        )
-    if message.reasoning:
-        conv.omit_reasoning(index)
-    calls: list[ChatCompletionMessageFunctionToolCallParam] = [
-        {
-            "id": call.tool_call_id or tool_call_id_or_fallback(call, position),
-            "type": "function",
-            "function": {
-                "name": conv.function_name(call.function_name, index, position),
-                "arguments": call.function_arguments,
-            },
-        }
-        for position, call in enumerate(message.tool_calls)
-    ]
-    # Never a `name` here: named tool-call messages made the API fail (AutoGen #3437).
-    conv.messages.append(
-        {"role": "assistant", "content": message.content or None, "tool_calls": calls}
-    )
-
-
-def _emit_results(conv: _Converter, message: ToolCallResultMessage, index: int) -> None:
-    for position, call in enumerate(message.tool_calls):
-        if call.result is None:
-            continue
-        tool: ChatCompletionToolMessageParam = {
-            "role": "tool",
-            # The fallback counts positions in the original list, skipped calls included.
-            "tool_call_id": call.tool_call_id or tool_call_id_or_fallback(call, position),
-            "content": call.result,
-        }
-        conv.messages.append(tool)
-
-
-def _is_own(conv: _Converter, sender: str | None) -> bool:
-    return sender is None or sender == conv.agent_name
-
-
-def _convert_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> None:
-    if not _is_own(conv, message.from_):
-        raise InvalidMessageError(
-            f"a tool-call message from another agent ({message.from_!r}) cannot be sent as a "
-            f"call of {conv.agent_name!r}; send a ToolCallAggregateMessage instead",
-            index=index,
-            field="from_",
-        )
-    _emit_tool_calls(conv, message, index)
-
-
-def _convert_aggregate(conv: _Converter, message: ToolCallAggregateMessage, index: int) -> None:
-    if _is_own(conv, message.from_):
-        _emit_tool_calls(conv, message.tool_call_message, index)
-        _emit_results(conv, message.tool_call_result_message, index)
-        return
-    assert message.from_ is not None  # _is_own covers None
-    name = conv.name(message.from_, index)
-    for call in message.tool_call_result_message.tool_calls:
-        if call.result is not None:
-            conv.messages.append(_user(call.result, name))
-
-
-def _convert_envelope(conv: _Converter, message: MessageEnvelope[Any], index: int) -> None:
-    if isinstance(message.content, dict):
-        # Already a ChatCompletionMessageParam: sent as the caller built it.
-        conv.messages.append(message.content)  # type: ignore[arg-type]
-        return
-    conv.recorder.unsupported(
-        index,
-        f"a MessageEnvelope of {type(message.content).__name__} is not an OpenAI request "
-        "message (expected a ChatCompletionMessageParam dict)",
-    )
-
-
-_Handler = Callable[[_Converter, Any, int], None]
-_HANDLERS: Final[dict[type, _Handler]] = {
-    TextMessage: _convert_text,
-    ImageMessage: _convert_image,
-    MultiModalMessage: _convert_multimodal,
-    ToolCallMessage: _convert_tool_calls,
-    ToolCallResultMessage: _emit_results,
-    ToolCallAggregateMessage: _convert_aggregate,
-    MessageEnvelope: _convert_envelope,
-}
-
-
-def _handler_for(message_type: type) -> _Handler | None:
-    # Subclasses of the neutral types convert as their nearest listed base.
-    for cls in message_type.__mro__:
-        handler = _HANDLERS.get(cls)
-        if handler is not None:
-            return handler
-    return None
-
-
-def _convert(conv: _Converter, messages: Sequence[Message], indices: Sequence[int]) -> None:
-    handlers = _HANDLERS
-    out = conv.messages
-    out_indices = conv.indices
-    for message, index in zip(messages, indices, strict=True):
-        handler = handlers.get(type(message)) or _handler_for(type(message))
-        if handler is None:
-            conv.recorder.unsupported(
-                index, f"{type(message).__name__} cannot be sent to OpenAI Chat Completions"
-            )
-            continue
-        handler(conv, message, index)
-        # Handlers only append payloads; each new payload comes from this message.
-        added = len(out) - len(out_indices)
-        if added == 1:
-            out_indices.append(index)
-        elif added:
-            out_indices.extend([index] * added)
-
-
 def to_openai(
     messages: Sequence[Message],
     *,
@@ -342,28 +51,35 @@ def to_openai(
 ) -> OpenAIRequest:
     """Convert neutral messages to OpenAI Chat Completions request messages.
 
-    Rules: API.md 4.1, message by message (``agent_name`` is "self"). Unless ``check_pairing`` is
+    Rules: the From/Role table of the OpenAI page, message by message (``agent_name`` is "self"). Unless ``check_pairing`` is
     false, the tool-pairing step of 4.5 runs around the conversion: safe repairs first (a
     message interrupting a call and its results moved after them, ids made unique and at most 40
     characters), then every message is converted, then the pairing is checked. Notes name the
     index of the original neutral message. Never mutates ``messages``. Function names of
     history calls outside ``^[a-zA-Z0-9_-]{1,64}$`` are sanitized (a ``"renamed"`` note).
     Images given as bytes must be png, jpeg, gif or webp, and their base64 text at most
-    ``max_image_bytes`` long (``None``: no limit); URLs are never downloaded.
+    ``max_image_bytes`` long (``None``: no limit); URLs are never downloaded, and ``gs://`` ones
+    are not supported. Envelopes of request dicts pass through when their role is one of
+    ``system``, ``developer``, ``user``, ``assistant``, ``tool``, ``function`` (else they are not
+    supported). A call of a reply cut off at the token limit whose arguments are no JSON object
+    is sent with ``"{}"``, its cut text after the result answering it (a ``"repaired"`` note).
 
     Raises ``InvalidMessageError`` for a message that breaks a rule (both modes; an image over
     the limit names field ``data``), for a lossy change in strict mode, for a pairing violation
     and for a request left with no message (then ``.index`` is ``None``);
     ``UnsupportedMessageError`` for an unsupported type in strict mode.
     """
-    conv = _Converter(agent_name, strict_mode, max_image_bytes)
+    conv = Converter(agent_name, strict_mode, max_image_bytes)
     if not check_pairing:
-        _convert(conv, messages, range(len(messages)))
+        convert_messages(conv, messages, range(len(messages)))
         return OpenAIRequest(conv.messages, tuple(conv.recorder.notes), tuple(conv.indices))
     repaired = repair_tool_pairing(
-        messages, agent_name=agent_name, max_id_length=MAX_TOOL_CALL_ID_LENGTH
+        messages,
+        agent_name=agent_name,
+        max_id_length=MAX_TOOL_CALL_ID_LENGTH,
+        envelope_roles=ENVELOPE_ROLES,
     )
-    _convert(conv, repaired.messages, repaired.indices)
+    convert_messages(conv, repaired.messages, repaired.indices)
     validate_tool_pairing(repaired)
     if not conv.messages:
         raise InvalidMessageError("the conversation has no message left to send to OpenAI")

@@ -10,8 +10,15 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from openai.types import CompletionUsage
-from openai.types.chat import ChatCompletion
+from openai.types.chat import (
+    ChatCompletion,
+    ChatCompletionMessageCustomToolCall,
+    ChatCompletionMessageFunctionToolCall,
+)
+from openai.types.chat.chat_completion import Choice
 from openai.types.chat.chat_completion_message import ChatCompletionMessage
+from openai.types.chat.chat_completion_message_function_tool_call import Function
+from openai.types.completion_usage import CompletionTokensDetails, PromptTokensDetails
 
 from llmbridge._errors import (
     ContentFilteredError,
@@ -122,16 +129,86 @@ def build_reply(
     )
 
 
+_TEXT_OR_NONE: Final = (str, type(None))
+_COUNT_OR_NONE: Final = (int, type(None))
+
+
+def _expect(value: object, expected: type | tuple[type, ...], where: str, completion: Any) -> None:
+    """Raise ``ProviderResponseError`` unless ``value`` (the field ``where``) is ``expected``.
+
+    The SDK builds a response without validating it, so an HTTP 200 body that is no chat
+    completion (a proxy's error page, a wrong endpoint) arrives as a ``ChatCompletion`` of
+    ``None``s and stray types; only the fields read here can tell.
+    """
+    if not isinstance(value, expected):
+        found = "null" if value is None else f"of type {type(value).__name__}"
+        raise ProviderResponseError(
+            f"the reply is not an OpenAI chat completion: {where} is {found}",
+            response=completion,
+        )
+
+
+def _only_choice(completion: ChatCompletion) -> Choice:
+    """The completion's one choice, its shape checked (see ``_expect``)."""
+    choices = completion.choices
+    _expect(choices, list, "choices", completion)
+    if len(choices) != 1:
+        raise ProviderResponseError(
+            f"expected exactly one choice, got {len(choices)} (n > 1 is not supported)",
+            response=completion,
+        )
+    choice = choices[0]
+    _expect(choice, Choice, "choices[0]", completion)
+    _expect(choice.finish_reason, _TEXT_OR_NONE, "choices[0].finish_reason", completion)
+    message = choice.message
+    _expect(message, ChatCompletionMessage, "choices[0].message", completion)
+    _expect(message.content, _TEXT_OR_NONE, "choices[0].message.content", completion)
+    _expect(message.refusal, _TEXT_OR_NONE, "choices[0].message.refusal", completion)
+    _expect(message.tool_calls, (list, type(None)), "choices[0].message.tool_calls", completion)
+    return choice
+
+
+def _checked_usage(completion: ChatCompletion) -> CompletionUsage | None:
+    usage = completion.usage
+    if usage is None:
+        return None
+    _expect(usage, CompletionUsage, "usage", completion)
+    _expect(usage.prompt_tokens, int, "usage.prompt_tokens", completion)
+    _expect(usage.completion_tokens, int, "usage.completion_tokens", completion)
+    prompt, output = usage.prompt_tokens_details, usage.completion_tokens_details
+    _expect(prompt, (PromptTokensDetails, type(None)), "usage.prompt_tokens_details", completion)
+    _expect(
+        output, (CompletionTokensDetails, type(None)), "usage.completion_tokens_details", completion
+    )
+    if prompt is not None:
+        _expect(prompt.cached_tokens, _COUNT_OR_NONE, "usage.cached_tokens", completion)
+        _expect(prompt.cache_write_tokens, _COUNT_OR_NONE, "usage.cache_write_tokens", completion)
+    if output is not None:
+        _expect(output.reasoning_tokens, _COUNT_OR_NONE, "usage.reasoning_tokens", completion)
+    return usage
+
+
 def _tool_calls(message: ChatCompletionMessage, completion: ChatCompletion) -> list[ToolCall]:
     calls: list[ToolCall] = []
-    for call in message.tool_calls or ():
+    for position, call in enumerate(message.tool_calls or ()):
+        where = f"choices[0].message.tool_calls[{position}]"
+        _expect(
+            call,
+            (ChatCompletionMessageFunctionToolCall, ChatCompletionMessageCustomToolCall),
+            where,
+            completion,
+        )
         if call.type != "function":
             raise ProviderResponseError(
                 f"the completion holds a {call.type!r} tool call; only function tool calls "
                 "convert to neutral messages",
                 response=completion,
             )
-        calls.append(ToolCall(call.function.name, call.function.arguments, tool_call_id=call.id))
+        function = call.function
+        _expect(function, Function, f"{where}.function", completion)
+        _expect(function.name, str, f"{where}.function.name", completion)
+        _expect(call.id, _TEXT_OR_NONE, f"{where}.id", completion)
+        calls.append(ToolCall(function.name, function.arguments, tool_call_id=call.id))
     return calls
 
 
@@ -140,12 +217,15 @@ def from_openai(
 ) -> Message:
     """Convert an OpenAI ``ChatCompletion`` (or an envelope of one) to a neutral reply.
 
-    Rules: API.md 4.3. The reply's ``from_`` is ``agent_name``; it carries usage, finish
-    reason, reasoning (from OpenAI-compatible servers) and the completion as ``raw``. Anything
-    that is not a completion comes back unchanged (lenient) or raises
+    Rules: a content filter, a refusal, more than one choice or an empty reply raise; tool calls
+    become a ``ToolCallMessage``, text a ``TextMessage``. The reply's ``from_`` is ``agent_name``;
+    it carries usage, finish reason, reasoning (from OpenAI-compatible servers) and the completion
+    as ``raw``. Anything that is not a completion comes back unchanged (lenient) or raises
     ``UnsupportedMessageError`` (strict). Raises ``ProviderResponseError`` for more or fewer than
-    one choice and for non-function tool calls, ``ContentFilteredError``, ``RefusalError`` and
-    ``EmptyResponseError`` as the table says.
+    one choice, for non-function tool calls and for a completion whose fields are not what a
+    chat completion holds (the SDK does not validate bodies: ``{"choices": null}`` arrives as a
+    ``ChatCompletion``), ``ContentFilteredError``, ``RefusalError`` and ``EmptyResponseError``
+    as the table says.
     """
     inner = completion.content if isinstance(completion, MessageEnvelope) else completion
     if not isinstance(inner, ChatCompletion):
@@ -156,12 +236,7 @@ def from_openai(
             # Lenient mode returns replies unchanged, but only a Message can be a reply.
             raise UnsupportedMessageError(detail)
         return completion
-    if len(inner.choices) != 1:
-        raise ProviderResponseError(
-            f"expected exactly one choice, got {len(inner.choices)} (n > 1 is not supported)",
-            response=inner,
-        )
-    choice = inner.choices[0]
+    choice = _only_choice(inner)
     message = choice.message
     return build_reply(
         agent_name=agent_name,
@@ -169,7 +244,7 @@ def from_openai(
         refusal=message.refusal,
         tool_calls=_tool_calls(message, inner),
         reasoning=reasoning_text(message),
-        usage=usage_from_openai(inner.usage),
+        usage=usage_from_openai(_checked_usage(inner)),
         finish_reason=choice.finish_reason,
         raw=inner,
     )

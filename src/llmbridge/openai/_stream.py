@@ -33,11 +33,15 @@ class OpenAIStreamAggregator:
     OpenAI-compatible servers), a ``TextMessageUpdate`` per text delta and a
     ``ToolCallMessageUpdate`` per tool-call delta. Tool-call deltas are joined by their
     ``index`` only, so interleaved parallel calls and ids or names repeated in every delta work;
-    a usage chunk with no choices is fine, and so is a stream that ends without ``[DONE]`` once
-    its finish reason has arrived. ``finish()`` returns the reply ``from_openai`` gives for the
-    equivalent completion (usage and finish reason included) or raises as it does; a stream
-    that ended before its finish reason raises ``StreamInterruptedError`` (retryable,
-    ``.partial`` set). ``partial`` is what arrived so far.
+    a usage chunk with no choices is fine, and so are chunks with ``choices: null`` (some
+    OpenAI-compatible servers) or a choice with ``delta: null`` (Azure's content filter): they
+    carry no update, but their usage and finish reason count. A stream that ends without
+    ``[DONE]`` once its finish reason has arrived is complete. ``finish()`` returns the reply
+    ``from_openai`` gives for the equivalent completion (usage and finish reason included) or
+    raises as it does; a stream that ended before its finish reason raises
+    ``StreamInterruptedError`` (retryable, ``.partial`` set), even after ``[DONE]``: the SDK
+    ends its iteration alike on ``[DONE]`` and on a body that closed without it, so a reply
+    without its finish reason cannot be told from a cut one. ``partial`` is what arrived so far.
 
     Raises ``ProviderResponseError`` from ``add`` for a chunk of a second choice (n > 1).
     """
@@ -71,14 +75,20 @@ class OpenAIStreamAggregator:
             self._usage = usage_from_openai(chunk.usage)
         updates: list[Message] = []
         agent = self.agent_name
-        for choice in chunk.choices:
+        # The SDK builds chunks without validation: OpenAI-compatible servers send
+        # "choices": null, Azure's content filter "delta": null (its finish reason still counts).
+        for choice in chunk.choices or ():
             if choice.index != 0:
                 raise ProviderResponseError(
                     f"the stream holds a chunk of choice {choice.index}; only one choice is "
                     "supported (n > 1)",
                     response=tuple(self._chunks),
                 )
+            if choice.finish_reason is not None:
+                self._finish_reason = choice.finish_reason
             delta = choice.delta
+            if delta is None:
+                continue
             reasoning = reasoning_text(delta)
             if reasoning:
                 self._reasoning.append(reasoning)
@@ -99,8 +109,6 @@ class OpenAIStreamAggregator:
                         from_=agent,
                     )
                 )
-            if choice.finish_reason is not None:
-                self._finish_reason = choice.finish_reason
         return updates
 
     @property

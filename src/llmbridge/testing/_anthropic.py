@@ -28,6 +28,9 @@ __all__ = [
 ]
 
 _USAGE_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+# Blocks whose input the API streams as input_json_delta fragments: client tools, and the
+# server tools (web search, code execution, ...) and MCP tools the API runs itself.
+_STREAMED_INPUT = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 
 
 def anthropic_text_block(text: str) -> dict[str, Any]:
@@ -102,7 +105,7 @@ def _block_events(index: int, block: Mapping[str, Any], pieces: int) -> list[dic
             for part in _split(block["thinking"], pieces)
         ]
         deltas.append({"type": "signature_delta", "signature": block["signature"]})
-    elif kind == "tool_use":
+    elif kind in _STREAMED_INPUT:
         start = {**block, "input": {}}
         if block["input"]:
             # The API's first fragment is often empty; a tool without arguments sends none.
@@ -123,10 +126,12 @@ def anthropic_stream_events(
 ) -> list[dict[str, Any]]:
     """The SSE event payloads a stream of ``message`` (an ``anthropic_message``) sends.
 
-    Text, thinking and tool arguments arrive in about ``pieces`` fragments each;
-    ``message_delta`` carries the stop reason and the final (cumulative) usage. Slice the list
-    or append ``anthropic_error_event()`` to build broken streams; ``message_stop=False``
-    leaves out the last event.
+    Text, thinking and tool arguments (of ``tool_use``, ``server_tool_use`` and ``mcp_tool_use``
+    blocks, whose start carries ``input: {}``) arrive in about ``pieces`` fragments each; other
+    blocks arrive whole in their ``content_block_start``. ``message_delta`` carries the stop
+    reason and the final (cumulative) usage. Slice the list or append
+    ``anthropic_error_event()`` to build broken streams; ``message_stop=False`` leaves out the
+    last event.
     """
     usage = message["usage"]
     start_usage = {key: usage[key] for key in _USAGE_KEYS if key in usage}
