@@ -21,8 +21,8 @@ from llmbridge import (
     ToolCallMessage,
     dump_messages,
 )
-from llmbridge._cli import chunk_delay, command_name, main
-from llmbridge._demo import models_from
+from llmbridge.cli._demo import models_from
+from llmbridge.cli._main import chunk_delay, command_name, main
 from tests.corpus import CORPUS
 
 # A valid request: system text, a renamed sender, an image, a tool round, a reply of our own.
@@ -343,7 +343,7 @@ class Blocker:
             raise ImportError(f"blocked {{name}}", name=name)
         return None
 sys.meta_path.insert(0, Blocker())
-from llmbridge._cli import main
+from llmbridge.cli._main import main
 raise SystemExit(main({argv!r}))
 """
 

@@ -29,7 +29,7 @@ from llmbridge import (
     ToolCallResultMessage,
     function,
 )
-from llmbridge._middleware import AgentMethods
+from llmbridge._agents import AgentMethods
 
 AGENT = "assistant"
 QUESTION = TextMessage(Role.USER, "Weather in Paris and the time?")

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import pytest
 
 from llmbridge import ConversionNote, Message, Role, TextMessage
-from llmbridge._notes import NoteLog
 from llmbridge.anthropic import AnthropicChatAgent
+from llmbridge.kit._notes import NoteLog
 from llmbridge.testing import ScriptedProvider
 
 SOURCE = "AnthropicMessageConnector"

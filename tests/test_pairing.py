@@ -21,9 +21,18 @@ from llmbridge import (
     ToolCallResultMessage,
     check_tool_pairing,
 )
-from llmbridge._names import shorten_identifier
-from llmbridge._pairing import repair_tool_pairing
-from llmbridge._pairing_repair import _IdRewriter
+from llmbridge.kit import PreparedConversation, ToolIdRule, prepare_conversation
+from llmbridge.kit._names import shorten_identifier
+from llmbridge.kit._repair import IdAssigner
+
+
+def repair_tool_pairing(
+    messages: list[Message], *, agent_name: str, max_id_length: int | None = None
+) -> PreparedConversation:
+    """The pairing step's repairs (and ids) for a target whose ids have at most that length."""
+    rule = None if max_id_length is None else ToolIdRule(max_length=max_id_length)
+    return prepare_conversation(messages, agent_name=agent_name, tool_id_rule=rule)
+
 
 AGENT = "bot"
 
@@ -182,8 +191,8 @@ def test_repeated_fallback_ids_get_suffixes_in_call_and_result() -> None:
     assert second_result.tool_calls[0].tool_call_id == "now_0_1"
     assert [(n.index, n.kind) for n in repaired.notes] == [(3, "repaired")]
     assert "now_0 -> now_0_1" in repaired.notes[0].detail
-    # the first round keeps its (implicit) fallback id untouched
-    assert repaired.messages[1] is round_one[0]
+    # the first round is sent with its fallback id, materialized, and no note
+    assert repaired.messages[1] == ToolCallMessage([call("now", "now_0")])
 
 
 def test_repeated_ids_in_aggregates() -> None:
@@ -261,10 +270,10 @@ class _CountingSet(set[str]):
 
 def test_repeated_ids_are_made_unique_in_linear_probes() -> None:
     rounds = 2_000
-    rewriter = _IdRewriter(None)
-    rewriter.used = used = _CountingSet()
+    rewriter = IdAssigner(None, unique=True)
+    rewriter._used = used = _CountingSet()
     for _ in range(rounds):
-        rewriter.calls(ToolCallMessage([call("now", None)]))
+        rewriter.calls(ToolCallMessage([call("now", None)]), [])
     assert len(used) == rounds
     # One probe per call and one per taken candidate; probing from _1 each time made it
     # rounds**2 / 2.
@@ -296,9 +305,11 @@ def _probing_from_the_start(ids: list[str], max_length: int | None) -> list[str]
 def test_suffixes_equal_those_of_probing_from_the_start(
     ids: list[str], max_length: int | None
 ) -> None:
-    rewriter = _IdRewriter(max_length)
+    rewriter = IdAssigner(
+        None if max_length is None else ToolIdRule(max_length=max_length), unique=True
+    )
     given_ids = []
     for original in ids:
-        message, _ = rewriter.calls(ToolCallMessage([call("f", original)]))
+        message = rewriter.calls(ToolCallMessage([call("f", original)]), [])
         given_ids.append(message.tool_calls[0].tool_call_id)
     assert given_ids == _probing_from_the_start(ids, max_length)

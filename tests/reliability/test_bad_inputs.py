@@ -461,7 +461,8 @@ def _row23(p: Provider) -> None:
     messages = [USER, calls(call(odd)), results(answer(odd))]
     if p == "openai":  # OpenAI limits the length only
         short = "functions.eval:301xxxxxxxxxxxxx_b8c948a4"
-        expect(p, messages, Sends(call_ids, [short, short], [(1, "repaired")]))
+        # One rule for every target: each message whose ids were rewritten has its note.
+        expect(p, messages, Sends(call_ids, [short, short], [(1, "repaired"), (2, "repaired")]))
     else:  # Anthropic limits the characters only
         clean = "functions_eval_301" + "x" * 30 + "_b8c948a4"
         expect(p, messages, Sends(call_ids, [clean, clean], [(1, "repaired"), (2, "repaired")]))

@@ -27,8 +27,8 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge._tool_calls import CUT_ARGUMENTS_SHOWN
 from llmbridge.anthropic import AnthropicChatAgent
+from llmbridge.kit._tool_calls import CUT_ARGUMENTS_SHOWN
 from llmbridge.openai import OpenAIChatAgent
 from llmbridge.testing import (
     anthropic_client,

@@ -19,6 +19,7 @@ except ImportError as exc:
 from llmbridge.anthropic._agent import AnthropicChatAgent
 from llmbridge.anthropic._connector import AnthropicMessageConnector
 from llmbridge.anthropic._convert import MAX_IMAGE_BYTES
+from llmbridge.anthropic._errors import map_error
 from llmbridge.anthropic._request import AnthropicRequest, to_anthropic
 from llmbridge.anthropic._response import from_anthropic
 from llmbridge.anthropic._stream import AnthropicStreamAggregator
@@ -30,5 +31,6 @@ __all__ = [
     "AnthropicRequest",
     "AnthropicStreamAggregator",
     "from_anthropic",
+    "map_error",
     "to_anthropic",
 ]

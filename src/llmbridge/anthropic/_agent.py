@@ -1,4 +1,4 @@
-"""``AnthropicChatAgent``: an agent that speaks Anthropic's own message types (API.md 6).
+"""``AnthropicChatAgent``: an agent that speaks Anthropic's own message types .
 
 This is the one module of the package that calls the SDK client. It takes envelopes of
 ``MessageParam`` (and of ``{"role": "system"}``), builds the ``messages.create()`` arguments
@@ -8,31 +8,35 @@ from its settings and the reply options, and maps SDK errors to the llmbridge tr
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn
 
 import anthropic
 import httpx2
-from anthropic._base_client import SyncAPIClient
 from anthropic.resources.messages import AsyncMessages
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import RawMessageStreamEvent
 
-from llmbridge._agents import (
+from llmbridge import (
+    FunctionContract,
     GenerateReplyOptions,
+    InvalidMessageError,
+    Message,
+    MessageEnvelope,
+    UnsupportedMessageError,
+    register_default_connector,
+)
+from llmbridge.anthropic._connector import AnthropicMessageConnector
+from llmbridge.anthropic._errors import PROVIDER, map_error
+from llmbridge.anthropic._tools import tool_choice_param, tool_param
+from llmbridge.kit import (
+    AgentMethods,
     check_async_client,
     check_reserved,
+    checked_tool_choice,
+    combine_functions,
     create_keywords,
     layer_create_settings,
 )
-from llmbridge._connectors import register_default_connector
-from llmbridge._errors import InvalidMessageError, UnsupportedMessageError
-from llmbridge._functions import FunctionContract, combine_functions
-from llmbridge._messages import Message, MessageEnvelope
-from llmbridge._middleware import AgentMethods
-from llmbridge._request_checks import checked_tool_choice
-from llmbridge.anthropic._connector import AnthropicMessageConnector
-from llmbridge.anthropic._errors import api_error, stream_interrupted
-from llmbridge.anthropic._tools import tool_choice_param, tool_param
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
@@ -85,6 +89,9 @@ class AnthropicChatAgent(AgentMethods):
     subclasses for SDK errors (``StreamInterruptedError`` once a stream has started).
     """
 
+    provider: ClassVar[str] = PROVIDER
+    """The provider tag of the wire API this agent calls."""
+
     def __init__(
         self,
         client: AsyncAnthropic,
@@ -99,7 +106,12 @@ class AnthropicChatAgent(AgentMethods):
     ) -> None:
         check_async_client(
             client,
-            SyncAPIClient,
+            (
+                anthropic.Anthropic,
+                anthropic.AnthropicBedrock,
+                anthropic.AnthropicVertex,
+                anthropic.AnthropicFoundry,
+            ),
             anthropic,
             agent="AnthropicChatAgent",
             use="anthropic.AsyncAnthropic, or a cloud's async class such as "
@@ -184,7 +196,7 @@ class AnthropicChatAgent(AgentMethods):
         try:
             reply = await self.client.messages.create(**arguments)
         except anthropic.APIError as exc:
-            raise api_error(exc, secrets=(self.client.api_key,)) from exc
+            self._raise(exc)
         return MessageEnvelope(reply, self.name)
 
     async def generate_streaming_reply(
@@ -200,7 +212,7 @@ class AnthropicChatAgent(AgentMethods):
         try:
             stream = await self.client.messages.create(**arguments, stream=True)
         except anthropic.APIError as exc:
-            raise api_error(exc, secrets=(self.client.api_key,)) from exc
+            self._raise(exc)
         events = stream.__aiter__()
         try:
             while True:
@@ -211,11 +223,16 @@ class AnthropicChatAgent(AgentMethods):
                     return
                 except (anthropic.APIError, httpx2.TransportError, ValueError) as exc:
                     # ValueError: event data that is not JSON (the SDK lets json.loads raise).
-                    secrets = (self.client.api_key,)
-                    raise stream_interrupted(exc, partial=None, secrets=secrets) from exc
+                    self._raise(exc, accepted_stream=True)
                 yield MessageEnvelope(event, self.name)
         finally:
             await stream.close()
+
+    def _raise(self, exc: Exception, *, accepted_stream: bool = False) -> NoReturn:
+        mapped = map_error(exc, secrets=(self.client.api_key,), accepted_stream=accepted_stream)
+        if mapped is None:
+            raise exc
+        raise mapped from exc
 
 
 register_default_connector(AnthropicChatAgent, AnthropicMessageConnector)

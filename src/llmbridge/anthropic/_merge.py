@@ -3,19 +3,18 @@
 The converter in ``_request`` emits, per neutral message, the blocks of one role (or system
 blocks, or a provider message passed through). A sink decides what becomes of them:
 ``TurnSink`` builds a whole request (consecutive same-role turns merged, tool results and
-thinking moved to the front of their turn); ``EnvelopeSink`` keeps each message separate, as
+thinking moved to the front of their turn); ``PayloadSink`` keeps each message separate, as
 ``process_incoming_messages`` returns them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final, Protocol
 
-from llmbridge._messages import Message, MessageEnvelope
-from llmbridge._notes import NoteRecorder
+from llmbridge import MessageEnvelope
+from llmbridge.kit import NoteRecorder
 
-__all__ = ["Block", "EnvelopeSink", "Sink", "TurnSink"]
+__all__ = ["Block", "PayloadSink", "Sink", "TurnSink"]
 
 Block = dict[str, Any]
 
@@ -120,7 +119,7 @@ class TurnSink:
             self._has_other = any(b.get("type") not in front for b in opened)
             self._raw = False
         content: list[Block] = self.messages[-1]["content"]
-        self._recorder.note(index, "merged", f"merged into the preceding {role} turn")
+        self._recorder.record(index, "merged", f"merged into the preceding {role} turn")
         # Neutral blocks come front kinds first; a provider message's may not.
         brings_front = (
             blocks[0].get("type") in front
@@ -131,7 +130,7 @@ class TurnSink:
             merged = [*content, *blocks]
             content[:] = [b for b in merged if b.get("type") in front]
             content.extend(b for b in merged if b.get("type") not in front)
-            self._recorder.note(index, "repaired", _REORDERED[role])
+            self._recorder.record(index, "repaired", _REORDERED[role])
         else:
             content.extend(blocks)
         self._has_other = self._has_other or has_other
@@ -139,7 +138,7 @@ class TurnSink:
     def add_system(self, blocks: list[Block], index: int) -> None:
         """Append to the top-level system blocks (noted when a turn came before)."""
         if self.messages:
-            self._recorder.note(
+            self._recorder.record(
                 index,
                 "repaired",
                 "system text after the start of the conversation moved to the top-level system",
@@ -192,29 +191,31 @@ class TurnSink:
         self._raw = True
 
 
-class EnvelopeSink:
-    """One ``MessageEnvelope`` per converted message, keeping the source message's ``from_``.
+class PayloadSink:
+    """One payload per converted message, in order, with the neutral index of each.
 
-    System text becomes an envelope of ``{"role": "system", "content": [text blocks]}``, which
-    ``AnthropicChatAgent`` lifts into the top-level ``system``.
+    System text becomes ``{"role": "system", "content": [text blocks]}``, which
+    ``AnthropicChatAgent`` lifts into the top-level ``system``; an envelope's dict is kept as
+    it is (the same object, so the connector passes the envelope itself on).
     """
 
-    __slots__ = ("_sources", "envelopes")
+    __slots__ = ("indices", "payloads")
 
-    def __init__(self, sources: Sequence[Message]) -> None:
-        self._sources = sources
-        self.envelopes: list[Message] = []
+    def __init__(self) -> None:
+        self.payloads: list[Any] = []
+        self.indices: list[int] = []
 
     def add(self, role: str, blocks: list[Block], index: int) -> None:
-        """Wrap the message's blocks as one provider message."""
-        payload = {"role": role, "content": blocks}
-        self.envelopes.append(MessageEnvelope(payload, self._sources[index].from_))
+        """Keep the message's blocks as one provider message."""
+        self.payloads.append({"role": role, "content": blocks})
+        self.indices.append(index)
 
     def add_system(self, blocks: list[Block], index: int) -> None:
-        """Wrap system text blocks as a system message."""
-        payload = {"role": "system", "content": blocks}
-        self.envelopes.append(MessageEnvelope(payload, self._sources[index].from_))
+        """Keep system text blocks as a system message."""
+        self.payloads.append({"role": "system", "content": blocks})
+        self.indices.append(index)
 
     def pass_through(self, envelope: MessageEnvelope[Any], index: int) -> None:
-        """Keep the envelope itself."""
-        self.envelopes.append(envelope)
+        """Keep the envelope's own dict."""
+        self.payloads.append(envelope.content)
+        self.indices.append(index)

@@ -14,11 +14,10 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from typing import ClassVar
 
-from llmbridge._agents import Agent, StreamingAgent
+from llmbridge._agents import Agent, MiddlewareContext, StreamingAgent
 from llmbridge._errors import ProviderAPIError, StreamInterruptedError
 from llmbridge._messages import Message, MessageEnvelope
-from llmbridge._middleware import MiddlewareContext
-from llmbridge._notes import NoteLog
+from llmbridge.kit._notes import NoteLog
 from llmbridge.kit._request import ProviderRequest
 from llmbridge.kit._stream import StreamAggregator
 

@@ -26,9 +26,9 @@ from llmbridge._messages import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge._notes import ConversionNote
-from llmbridge._tool_calls import call_ids
+from llmbridge.kit._notes import ConversionNote
 from llmbridge.kit._repair import IdAssigner, move_interruptions
+from llmbridge.kit._tool_calls import call_ids
 from llmbridge.kit._tool_ids import ToolIdRule
 from llmbridge.kit._turns import (
     ASSISTANT,

@@ -16,8 +16,8 @@ from llmbridge._messages import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge._notes import ConversionNote
-from llmbridge._tool_calls import call_ids
+from llmbridge.kit._notes import ConversionNote
+from llmbridge.kit._tool_calls import call_ids
 from llmbridge.kit._tool_ids import ToolIdRule
 from llmbridge.kit._turns import AGGREGATE, CALL, MOVABLE, OPAQUE, RESULT, RawTurnHook, turn_kind
 

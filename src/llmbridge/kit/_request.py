@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from llmbridge._notes import ConversionNote
+from llmbridge.kit._notes import ConversionNote
 
 __all__ = ["ProviderRequest"]
 

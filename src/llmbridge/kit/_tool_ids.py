@@ -14,7 +14,7 @@ _CLASS_PATTERN: Final = re.compile(r"^\^\[(?P<chars>[^\]]+)\]\+\$$")
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:_HASH_LENGTH]
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:_HASH_LENGTH]
 
 
 @dataclass(frozen=True, slots=True)

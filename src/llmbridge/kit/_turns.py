@@ -79,6 +79,8 @@ def generic_raw_turn(payload: Any) -> RawTurn:
     if not isinstance(payload, dict):
         return "opaque"
     role = payload.get("role")
+    if not isinstance(role, str):
+        return "opaque"
     if role == _ASSISTANT_ROLE:
         return "assistant"
     if role in _PLAIN_ROLES and isinstance(payload.get("content", ""), str):

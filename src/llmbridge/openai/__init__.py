@@ -18,7 +18,7 @@ except ImportError as exc:
 
 from llmbridge.openai._agent import OpenAIChatAgent
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
-from llmbridge.openai._errors import map_openai_error
+from llmbridge.openai._errors import map_error, map_openai_error
 from llmbridge.openai._request import (
     MAX_IMAGE_BYTES,
     MAX_TOOL_CALL_ID_LENGTH,
@@ -37,6 +37,7 @@ __all__ = [
     "OpenAIRequest",
     "OpenAIStreamAggregator",
     "from_openai",
+    "map_error",
     "map_openai_error",
     "openai_tool_choice",
     "openai_tools",

@@ -1,4 +1,4 @@
-"""``OpenAIChatAgent``: the provider agent that speaks OpenAI Chat Completions types (API.md 6).
+"""``OpenAIChatAgent``: the provider agent that speaks OpenAI Chat Completions types.
 
 The only module of ``llmbridge.openai`` that calls the SDK client. It takes envelopes of
 ``ChatCompletionMessageParam`` dicts, maps reply options to ``create()`` arguments and SDK
@@ -8,32 +8,35 @@ exceptions to ``ProviderAPIError`` subclasses. Neutral messages need the connect
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Any, ClassVar, Final, NoReturn, cast
 
+import httpx2
 import openai
-from openai._base_client import SyncAPIClient
 from openai.resources.chat.completions import AsyncCompletions
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
 
-from llmbridge._agents import (
-    GenerateReplyOptions,
-    check_async_client,
-    check_reserved,
-    create_keywords,
-    layer_create_settings,
-)
-from llmbridge._connectors import (
+from llmbridge import (
     Connector,
+    FunctionContract,
+    GenerateReplyOptions,
+    Message,
+    MessageEnvelope,
+    MiddlewareStreamingAgent,
+    ProviderResponseError,
+    UnsupportedMessageError,
     register_default_connector,
     register_message_connector,
 )
-from llmbridge._errors import ProviderResponseError, UnsupportedMessageError
-from llmbridge._functions import FunctionContract
-from llmbridge._messages import Message, MessageEnvelope
-from llmbridge._middleware import AgentMethods, MiddlewareStreamingAgent
-from llmbridge._request_checks import checked_tool_choice
+from llmbridge.kit import (
+    AgentMethods,
+    check_async_client,
+    check_reserved,
+    checked_tool_choice,
+    create_keywords,
+    layer_create_settings,
+)
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
-from llmbridge.openai._errors import malformed_stream_error, map_openai_error
+from llmbridge.openai._errors import PROVIDER, malformed_stream_error, map_error
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 
 __all__ = ["OpenAIChatAgent"]
@@ -80,6 +83,9 @@ class OpenAIChatAgent(AgentMethods):
     before or during a stream.
     """
 
+    provider: ClassVar[str] = PROVIDER
+    """The provider tag of the wire API this agent calls."""
+
     def __init__(
         self,
         client: openai.AsyncOpenAI,
@@ -95,7 +101,7 @@ class OpenAIChatAgent(AgentMethods):
     ) -> None:
         check_async_client(
             client,
-            SyncAPIClient,
+            openai.OpenAI,
             openai,
             agent="OpenAIChatAgent",
             use="openai.AsyncOpenAI or openai.AsyncAzureOpenAI",
@@ -184,7 +190,7 @@ class OpenAIChatAgent(AgentMethods):
         try:
             completion: object = await self.client.chat.completions.create(**arguments)
         except openai.APIError as exc:
-            raise map_openai_error(exc, secrets=self._secrets()) from exc
+            self._raise(exc)
         if not isinstance(completion, ChatCompletion):
             raise ProviderResponseError(
                 "the reply is not an OpenAI chat completion: the HTTP 200 body is of type "
@@ -208,7 +214,7 @@ class OpenAIChatAgent(AgentMethods):
         try:
             stream = await self.client.chat.completions.create(**arguments)
         except openai.APIError as exc:
-            raise map_openai_error(exc, secrets=self._secrets()) from exc
+            self._raise(exc)
         chunks = cast(openai.AsyncStream[ChatCompletionChunk], stream)
         iterator = chunks.__aiter__()
         try:
@@ -219,12 +225,20 @@ class OpenAIChatAgent(AgentMethods):
                 except StopAsyncIteration:
                     return
                 except openai.APIError as exc:
-                    raise map_openai_error(exc, secrets=self._secrets()) from exc
+                    self._raise(exc)
+                except httpx2.TransportError as exc:  # a dropped connection mid-body
+                    self._raise(exc, accepted_stream=True)
                 except ValueError as exc:  # event data that is not JSON: json.loads raised
                     raise malformed_stream_error(exc, secrets=self._secrets()) from exc
                 yield MessageEnvelope(chunk, self.name)
         finally:
             await chunks.close()
+
+    def _raise(self, exc: Exception, *, accepted_stream: bool = False) -> NoReturn:
+        mapped = map_error(exc, secrets=self._secrets(), accepted_stream=accepted_stream)
+        if mapped is None:
+            raise exc
+        raise mapped from exc
 
     def register_message_connector(
         self, connector: Connector | None = None

@@ -1,13 +1,13 @@
-"""One neutral message at a time -> OpenAI Chat Completions request messages (API.md 4.1).
+"""One neutral message at a time -> OpenAI Chat Completions request messages (the From/Role table).
 
-``convert_messages`` dispatches each message on its type through one type-keyed table into a
+``convert_messages`` dispatches each message on its type (``match`` with class patterns) into a
 ``Converter``, which holds the output, the neutral index of each output message and the notes;
 ``_request.to_openai`` runs the tool-pairing step around it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from openai.types.chat import (
@@ -25,9 +25,9 @@ from openai.types.chat.chat_completion_content_part_image_param import (
 )
 from openai.types.chat.chat_completion_message_function_tool_call_param import Function
 
-from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import (
+from llmbridge import (
     ImageMessage,
+    InvalidMessageError,
     Message,
     MessageEnvelope,
     MultiModalMessage,
@@ -36,17 +36,20 @@ from llmbridge._messages import (
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallResultMessage,
+    UnsupportedMessageError,
 )
-from llmbridge._names import NAME_PATTERN, sanitize_identifier
-from llmbridge._notes import NoteRecorder
-from llmbridge._request_checks import (
+from llmbridge.kit import (
+    NAME_PATTERN,
     WEB_URL_SCHEMES,
+    CutOffCalls,
+    NoteRecorder,
     check_image,
     check_text,
+    sanitize_identifier,
+    tool_call_id_or_fallback,
     unsupported_envelope,
     unsupported_image_url,
 )
-from llmbridge._tool_calls import CutOffCalls, tool_call_id_or_fallback
 
 __all__ = ["ENVELOPE_ROLES", "Converter", "convert_messages"]
 
@@ -98,7 +101,7 @@ class Converter:
         """The ``name`` field for ``sender``, sanitized to ``^[a-zA-Z0-9_-]{1,64}$`` (noted)."""
         cleaned = self._sanitized(sender, index, "from_")
         if cleaned != sender:
-            self.recorder.note(
+            self.recorder.record(
                 index,
                 "renamed",
                 f"name {sender!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed {cleaned!r}",
@@ -111,7 +114,7 @@ class Converter:
         field = f"tool_calls[{position}].function_name"
         cleaned = self._sanitized(name, index, field)
         if cleaned != name:
-            self.recorder.note(
+            self.recorder.record(
                 index,
                 "renamed",
                 f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed "
@@ -132,7 +135,7 @@ class Converter:
             image, schemes=WEB_URL_SCHEMES, provider=_PROVIDER, field_prefix=field_prefix
         )
         if unsupported is not None:
-            self.recorder.unsupported(index, unsupported)
+            self.recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
             return None
         check_image(
             image,
@@ -144,7 +147,7 @@ class Converter:
         return _image_part(image)
 
     def omit_reasoning(self, index: int) -> None:
-        self.recorder.note(index, "omitted", _REASONING_OMITTED)
+        self.recorder.record(index, "omitted", _REASONING_OMITTED)
 
 
 def _user(
@@ -271,7 +274,7 @@ def _emit_tool_calls(conv: Converter, message: ToolCallMessage, index: int) -> N
             repaired = conv.cut.take(message, call, payload["id"])
             if repaired is not None:
                 payload["function"]["arguments"] = "{}"
-                conv.recorder.note(index, "repaired", repaired)
+                conv.recorder.record(index, "repaired", repaired)
     # Never a `name` here: named tool-call messages made the API fail (AutoGen #3437).
     conv.messages.append({"role": "assistant", "content": content or None, "tool_calls": calls})
 
@@ -283,7 +286,7 @@ def _emit_results(conv: Converter, message: ToolCallResultMessage, index: int) -
             continue
         if call.is_error and not error_omitted:
             # A tool message has no error flag: one note per result message.
-            conv.recorder.note(index, "omitted", _IS_ERROR_OMITTED)
+            conv.recorder.record(index, "omitted", _IS_ERROR_OMITTED)
             error_omitted = True
         # The fallback counts positions in the original list, skipped calls included.
         call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
@@ -336,46 +339,41 @@ def _convert_envelope(conv: Converter, message: MessageEnvelope[Any], index: int
         expected="a ChatCompletionMessageParam dict",
     )
     if unsupported is not None:
-        conv.recorder.unsupported(index, unsupported)
+        conv.recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
         return
     # Already a ChatCompletionMessageParam: sent as the caller built it.
     conv.messages.append(message.content)
 
 
-_Handler = Callable[[Converter, Any, int], None]
-_HANDLERS: Final[dict[type, _Handler]] = {
-    TextMessage: _convert_text,
-    ImageMessage: _convert_image,
-    MultiModalMessage: _convert_multimodal,
-    ToolCallMessage: _convert_tool_calls,
-    ToolCallResultMessage: _emit_results,
-    ToolCallAggregateMessage: _convert_aggregate,
-    MessageEnvelope: _convert_envelope,
-}
-
-
-def _handler_for(message_type: type) -> _Handler | None:
-    # Subclasses of the neutral types convert as their nearest listed base.
-    for cls in message_type.__mro__:
-        handler = _HANDLERS.get(cls)
-        if handler is not None:
-            return handler
-    return None
-
-
 def convert_messages(conv: Converter, messages: Sequence[Message], indices: Sequence[int]) -> None:
     """Convert ``messages`` (of neutral indices ``indices``) into ``conv``, one at a time."""
-    handlers = _HANDLERS
     out = conv.messages
     out_indices = conv.indices
     for message, index in zip(messages, indices, strict=True):
-        handler = handlers.get(type(message)) or _handler_for(type(message))
-        if handler is None:
-            conv.recorder.unsupported(
-                index, f"{type(message).__name__} cannot be sent to OpenAI Chat Completions"
-            )
-            continue
-        handler(conv, message, index)
+        # Class patterns: subclasses of the neutral types convert as their nearest base.
+        match message:
+            case TextMessage():
+                _convert_text(conv, message, index)
+            case ToolCallMessage():
+                _convert_tool_calls(conv, message, index)
+            case ToolCallResultMessage():
+                _emit_results(conv, message, index)
+            case ToolCallAggregateMessage():
+                _convert_aggregate(conv, message, index)
+            case ImageMessage():
+                _convert_image(conv, message, index)
+            case MultiModalMessage():
+                _convert_multimodal(conv, message, index)
+            case MessageEnvelope():
+                _convert_envelope(conv, message, index)
+            case _:
+                conv.recorder.record(
+                    index,
+                    "dropped",
+                    f"{type(message).__name__} cannot be sent to OpenAI Chat Completions",
+                    error=UnsupportedMessageError,
+                )
+                continue
         # Handlers only append payloads; each new payload comes from this message.
         added = len(out) - len(out_indices)
         if added == 1:

@@ -1,25 +1,30 @@
-"""Neutral messages -> an OpenAI Chat Completions request (API.md 4.1 and 4.5).
+"""Neutral messages -> an OpenAI Chat Completions request.
 
-A pure function over data: ``to_openai`` runs the request-level tool-pairing step around the
-message-by-message conversion of ``_convert`` and returns the messages with the notes of what
-changed.
+A pure function over data: ``to_openai`` runs the kit's ``prepare_conversation`` (the pairing
+step and the 40-character id rule) around the message-by-message conversion of ``_convert`` and
+returns the messages with the notes of what changed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from openai.types.chat import ChatCompletionMessageParam
 
-from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import Message
-from llmbridge._notes import ConversionNote
-from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
-from llmbridge.openai._convert import ENVELOPE_ROLES, Converter, convert_messages
+from llmbridge import ConversionNote, InvalidMessageError, Message
+from llmbridge.kit import ProviderRequest, RawTurn, ToolIdRule, prepare_conversation
+from llmbridge.openai._convert import Converter, convert_messages
 
-__all__ = ["MAX_IMAGE_BYTES", "MAX_TOOL_CALL_ID_LENGTH", "OpenAIRequest", "to_openai"]
+__all__ = [
+    "ID_RULE",
+    "MAX_IMAGE_BYTES",
+    "MAX_TOOL_CALL_ID_LENGTH",
+    "OpenAIRequest",
+    "raw_turn",
+    "to_openai",
+]
 
 MAX_TOOL_CALL_ID_LENGTH: Final = 40
 """Longest tool-call id OpenAI accepts in history (longer ones have been rejected with a 400)."""
@@ -28,17 +33,36 @@ MAX_IMAGE_BYTES: Final = 20 * 1024 * 1024
 """Default ``max_image_bytes``: the base64 text of one image (OpenAI's per-image cap, 20 MB)."""
 
 
-@dataclass(frozen=True, slots=True)
-class OpenAIRequest:
+ID_RULE: Final = ToolIdRule(max_length=MAX_TOOL_CALL_ID_LENGTH)
+"""The tool-call ids Chat Completions takes in history."""
+
+_MOVABLE_ROLES: Final = frozenset({"user", "system", "developer"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenAIRequest(ProviderRequest):
     """The converted conversation: ``messages`` for the SDK, the ``notes`` of what changed.
 
     ``indices[i]`` is the index of the neutral message that produced ``messages[i]`` (a message
-    may produce several, or none).
+    may produce several, or none); ``tool_ids`` the ids the 40-character rule shortened.
     """
 
     messages: list[ChatCompletionMessageParam]
-    notes: tuple[ConversionNote, ...]
-    indices: tuple[int, ...]
+
+
+def raw_turn(payload: Any) -> RawTurn:
+    """How a Chat Completions message given as-is takes part in tool pairing.
+
+    An assistant message is an assistant turn; a user, system or developer message may be moved
+    after the results it interrupts (results are ``tool`` messages, never inside a user
+    message); anything else (tool results, roles Chat Completions does not take) is left alone.
+    """
+    role = payload.get("role") if isinstance(payload, dict) else None
+    if not isinstance(role, str):
+        return "opaque"
+    if role == "assistant":
+        return "assistant"
+    return "movable" if role in _MOVABLE_ROLES else "opaque"
 
 
 def to_openai(
@@ -51,10 +75,11 @@ def to_openai(
 ) -> OpenAIRequest:
     """Convert neutral messages to OpenAI Chat Completions request messages.
 
-    Rules: the From/Role table of the OpenAI page, message by message (``agent_name`` is "self"). Unless ``check_pairing`` is
-    false, the tool-pairing step of 4.5 runs around the conversion: safe repairs first (a
-    message interrupting a call and its results moved after them, ids made unique and at most 40
-    characters), then every message is converted, then the pairing is checked. Notes name the
+    Rules: the From/Role table, message by message (``agent_name`` is "self"). Unless
+    ``check_pairing`` is false, the tool-pairing step runs around the conversion: safe repairs
+    first (a message interrupting a call and its results moved after them, ids made unique),
+    then every message is converted, then the pairing is checked. Ids over 40 characters are
+    shortened deterministically in both modes (``tool_ids`` maps them). Notes name the
     index of the original neutral message. Never mutates ``messages``. Function names of
     history calls outside ``^[a-zA-Z0-9_-]{1,64}$`` are sanitized (a ``"renamed"`` note).
     Images given as bytes must be png, jpeg, gif or webp, and their base64 text at most
@@ -70,23 +95,27 @@ def to_openai(
     ``UnsupportedMessageError`` for an unsupported type in strict mode.
     """
     conv = Converter(agent_name, strict_mode, max_image_bytes)
-    if not check_pairing:
-        convert_messages(conv, messages, range(len(messages)))
-        return OpenAIRequest(conv.messages, tuple(conv.recorder.notes), tuple(conv.indices))
-    repaired = repair_tool_pairing(
+    prepared = prepare_conversation(
         messages,
         agent_name=agent_name,
-        max_id_length=MAX_TOOL_CALL_ID_LENGTH,
-        envelope_roles=ENVELOPE_ROLES,
+        check_pairing=check_pairing,
+        tool_id_rule=ID_RULE,
+        raw_turn=raw_turn,
     )
-    convert_messages(conv, repaired.messages, repaired.indices)
-    validate_tool_pairing(repaired)
-    if not conv.messages:
-        raise InvalidMessageError("the conversation has no message left to send to OpenAI")
-    notes = [*repaired.notes, *conv.recorder.notes]
-    if repaired.notes and conv.recorder.notes:
+    convert_messages(conv, prepared.messages, prepared.indices)
+    if check_pairing:
+        prepared.raise_violation()
+        if not conv.messages:
+            raise InvalidMessageError("the conversation has no message left to send to OpenAI")
+    notes = [*prepared.notes, *conv.recorder.notes]
+    if prepared.notes and conv.recorder.notes:
         notes.sort(key=_note_order)
-    return OpenAIRequest(conv.messages, tuple(notes), tuple(conv.indices))
+    return OpenAIRequest(
+        messages=conv.messages,
+        indices=tuple(conv.indices),
+        notes=tuple(notes),
+        tool_ids=prepared.tool_ids,
+    )
 
 
 def _note_order(note: ConversionNote) -> int:

@@ -23,23 +23,19 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Literal, TypeAlias, Union
 
 from llmbridge._errors import InvalidMessageError, LLMBridgeError
-from llmbridge._messages import (
+from llmbridge._messages._types import (
     ImageMessage,
-    Message,
     MessageEnvelope,
     MultiModalMessage,
-    Reasoning,
     ReasoningMessageUpdate,
-    Role,
     TextMessage,
     TextMessageUpdate,
-    ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallMessageUpdate,
     ToolCallResultMessage,
-    Usage,
 )
+from llmbridge._messages._values import Message, Reasoning, Role, ToolCall, Usage
 
 __all__ = ["MESSAGE_TYPES", "dump_messages", "load_messages"]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import textwrap
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -24,8 +25,6 @@ import pydantic
 from docstring_parser import epydoc, google, numpydoc, rest
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema
-
-from llmbridge._names import NAME_PATTERN
 
 __all__ = [
     "ArgumentsError",
@@ -68,12 +67,16 @@ _JSON_TYPE_NAMES: Final[Mapping[type, str]] = {
 }
 
 
+FUNCTION_NAME_PATTERN: Final = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+"""The names every provider accepts for a function (tool)."""
+
+
 def validate_function_name(name: str) -> str:
     """Return ``name`` when it is a valid function name, ``^[a-zA-Z0-9_-]{1,64}$``.
 
     Raises ``ValueError`` naming the rule otherwise (both providers reject other names).
     """
-    if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
+    if not isinstance(name, str) or FUNCTION_NAME_PATTERN.fullmatch(name) is None:
         raise ValueError(
             f"invalid function name {name!r}: use 1 to 64 letters, digits, '_' or '-' "
             "(pattern ^[a-zA-Z0-9_-]{1,64}$)"

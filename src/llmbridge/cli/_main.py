@@ -17,7 +17,10 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any, Final
 
 from llmbridge import __version__
-from llmbridge._demo import (
+from llmbridge._errors import InvalidMessageError, LLMBridgeError, UnsupportedMessageError
+from llmbridge._messages import Message
+from llmbridge._messages._serialization import load_messages
+from llmbridge.cli._demo import (
     DEFAULT_MODELS,
     KEY_VARIABLES,
     MODEL_VARIABLES,
@@ -26,10 +29,7 @@ from llmbridge._demo import (
     models_from,
     run_demo,
 )
-from llmbridge._errors import InvalidMessageError, LLMBridgeError, UnsupportedMessageError
-from llmbridge._messages import Message
-from llmbridge._notes import ConversionNote
-from llmbridge._serialization import load_messages
+from llmbridge.kit._notes import ConversionNote
 
 __all__ = ["main"]
 

@@ -1,12 +1,13 @@
-"""``register_print_message``: a middleware that prints replies readably."""
+"""``PrintMessageMiddleware``: prints replies readably (``register_print_message``)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import AsyncIterator
-from typing import IO, overload
+from typing import IO
 
-from llmbridge._agents import Agent, StreamingAgent
+from llmbridge._agents._context import MiddlewareContext
+from llmbridge._agents._protocols import Agent, StreamingAgent
 from llmbridge._messages import (
     UPDATE_TYPES,
     ImageMessage,
@@ -21,14 +22,8 @@ from llmbridge._messages import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge._middleware import (
-    MiddlewareAgent,
-    MiddlewareContext,
-    MiddlewareStreamingAgent,
-    register_middleware,
-)
 
-__all__ = ["PrintMessageMiddleware", "format_message", "register_print_message"]
+__all__ = ["PrintMessageMiddleware", "format_message"]
 
 _RULE = "-" * 40
 
@@ -110,14 +105,3 @@ class PrintMessageMiddleware:
                     mid_line = False
                 print(format_message(message), file=out, flush=True)
             yield message
-
-
-@overload
-def register_print_message(
-    agent: StreamingAgent, *, file: IO[str] | None = None
-) -> MiddlewareStreamingAgent: ...
-@overload
-def register_print_message(agent: Agent, *, file: IO[str] | None = None) -> MiddlewareAgent: ...
-def register_print_message(agent: Agent, *, file: IO[str] | None = None) -> MiddlewareAgent:
-    """Return a new agent that prints every reply (and, when streaming, deltas as they arrive)."""
-    return register_middleware(agent, PrintMessageMiddleware(file))

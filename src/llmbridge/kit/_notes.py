@@ -46,32 +46,36 @@ class ConversionNote:
 
 
 class NoteRecorder:
-    """Collects the notes of one conversion and applies the lenient/strict decision.
+    """Collects the notes of one conversion and applies the lenient/strict decision, once.
 
-    ``note()`` records a change, raising ``InvalidMessageError`` in strict mode when the change
-    loses information; ``unsupported()`` does the same for a message type the target cannot
-    carry, raising ``UnsupportedMessageError``.
+    ``record(index, kind, detail)`` appends a ``ConversionNote``; in strict mode a lossy kind
+    (``"dropped"``, ``"renamed"``) raises instead: ``error`` (default ``InvalidMessageError``,
+    which also names ``field``; ``UnsupportedMessageError`` for a message type the target
+    cannot carry). The other kinds never raise. ``notes`` lists what was recorded, in order.
     """
 
     __slots__ = ("notes", "strict_mode")
 
-    def __init__(self, *, strict_mode: bool) -> None:
+    def __init__(self, strict_mode: bool = False) -> None:
         self.strict_mode = strict_mode
         self.notes: list[ConversionNote] = []
 
-    def note(
-        self, index: int | None, kind: NoteKind, detail: str, *, field: str | None = None
+    def record(
+        self,
+        index: int | None,
+        kind: NoteKind,
+        detail: str,
+        *,
+        error: type[InvalidMessageError] | type[UnsupportedMessageError] | None = None,
+        field: str | None = None,
     ) -> None:
-        """Record a note; in strict mode a lossy kind raises ``InvalidMessageError``."""
+        """Record a note, or raise ``error`` in strict mode for a lossy kind (see the class)."""
         if self.strict_mode and kind in _LOSSY:
-            raise InvalidMessageError(f"{detail} (strict mode)", index=index, field=field)
+            reason = f"{detail} (strict mode)"
+            if error is not None and issubclass(error, UnsupportedMessageError):
+                raise error(reason, index=index)
+            raise (error or InvalidMessageError)(reason, index=index, field=field)
         self.notes.append(ConversionNote(index, kind, detail))
-
-    def unsupported(self, index: int | None, detail: str) -> None:
-        """Drop an unsupported message (note); strict mode raises ``UnsupportedMessageError``."""
-        if self.strict_mode:
-            raise UnsupportedMessageError(f"{detail} (strict mode)", index=index)
-        self.notes.append(ConversionNote(index, "dropped", detail))
 
 
 def _log(note: ConversionNote, source: str) -> None:

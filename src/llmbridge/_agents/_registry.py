@@ -1,25 +1,18 @@
-"""``register_message_connector`` and the registry of default connectors per agent type."""
+"""The registry of default connectors per agent type (``register_default_connector``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol, overload, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from llmbridge._agents import Agent, StreamingAgent
+from llmbridge._agents._context import StreamingMiddleware
+from llmbridge._agents._protocols import Agent
 from llmbridge._messages import Message
-from llmbridge._middleware import (
-    MiddlewareAgent,
-    MiddlewareStreamingAgent,
-    StreamingMiddleware,
-    innermost_agent,
-    register_middleware,
-)
 
 __all__ = [
     "Connector",
     "default_connector_for",
     "register_default_connector",
-    "register_message_connector",
 ]
 
 
@@ -52,12 +45,11 @@ def register_default_connector(agent_type: type, factory: ConnectorFactory) -> N
     _DEFAULTS[agent_type] = factory
 
 
-def default_connector_for(agent: Agent) -> Connector:
-    """Return a new default connector for the innermost agent of ``agent``.
+def default_connector_for(inner_type: type) -> Connector:
+    """Return a new default connector for agents of ``inner_type`` (the innermost agent's type).
 
     Raises ``TypeError`` naming the type when no default is registered for it or its bases.
     """
-    inner_type = type(innermost_agent(agent))
     for cls in inner_type.__mro__:
         factory = _DEFAULTS.get(cls)
         if factory is not None:
@@ -67,23 +59,3 @@ def default_connector_for(agent: Agent) -> Connector:
         "(register_message_connector(agent, connector)) or register a default with "
         "llmbridge.register_default_connector(agent_type, factory)"
     )
-
-
-@overload
-def register_message_connector(
-    agent: StreamingAgent, connector: Connector | None = None
-) -> MiddlewareStreamingAgent: ...
-@overload
-def register_message_connector(
-    agent: Agent, connector: Connector | None = None
-) -> MiddlewareAgent: ...
-def register_message_connector(agent: Agent, connector: Connector | None = None) -> MiddlewareAgent:
-    """Return a new agent that speaks neutral messages, with ``connector`` outermost.
-
-    With no connector, the default for the innermost agent's type is used (built-in provider
-    agents register theirs). The result streams when ``agent`` streams.
-    Raises ``TypeError`` when no default connector exists for the agent's type.
-    """
-    if connector is None:
-        connector = default_connector_for(agent)
-    return register_middleware(agent, connector)

@@ -12,8 +12,8 @@ from collections.abc import Collection
 from typing import Any, Final
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._image_data import url_scheme
 from llmbridge._messages import ImageMessage, MessageEnvelope
+from llmbridge._messages._media import url_scheme
 
 __all__ = [
     "SUPPORTED_IMAGE_TYPES",

@@ -1,90 +1,46 @@
-"""The middleware chain: context, protocols, middleware agents and the ``register_*`` helpers.
+"""The middleware chain: middleware agents, their methods, and the ``register_*`` helpers.
 
 A chain is built once, when an agent is registered, and read outermost first: the middleware
-registered last runs first. Registering never changes an agent; it returns a new one.
+registered last runs first. Registering never changes an agent; it returns a new one. The
+agent methods live here with the agents whose constructors they call, so every import of this
+package points one way: protocols <- context <- processing, printing, registry <- chain.
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Protocol, TypeAlias, cast, overload, runtime_checkable
+from collections.abc import AsyncIterator, Sequence
+from typing import IO, Any, cast, overload
 
-from llmbridge._agents import Agent, GenerateReplyOptions, StreamingAgent, build_messages
-from llmbridge._messages import UPDATE_TYPES, Message
-
-if TYPE_CHECKING:
-    from llmbridge._connectors import Connector
+from llmbridge._agents._context import (
+    DelegateMiddleware,
+    Middleware,
+    MiddlewareContext,
+    MiddlewareFunction,
+    StreamingMiddleware,
+)
+from llmbridge._agents._printing import PrintMessageMiddleware
+from llmbridge._agents._processing import (
+    PostProcess,
+    PostProcessMiddleware,
+    PreProcess,
+    PreProcessMiddleware,
+)
+from llmbridge._agents._protocols import Agent, GenerateReplyOptions, StreamingAgent, build_messages
+from llmbridge._agents._registry import Connector, default_connector_for
+from llmbridge._messages import Message
 
 __all__ = [
     "AgentMethods",
-    "DelegateMiddleware",
-    "Middleware",
     "MiddlewareAgent",
-    "MiddlewareContext",
     "MiddlewareStreamingAgent",
-    "StreamingMiddleware",
     "innermost_agent",
+    "register_message_connector",
     "register_middleware",
     "register_post_process",
     "register_pre_process",
+    "register_print_message",
     "register_streaming_middleware",
 ]
-
-
-@dataclass(frozen=True, slots=True, init=False)
-class MiddlewareContext:
-    """What a middleware receives: the conversation (as a tuple) and the reply options."""
-
-    messages: tuple[Message, ...]
-    options: GenerateReplyOptions | None
-
-    def __init__(
-        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
-    ) -> None:
-        object.__setattr__(self, "messages", tuple(messages))
-        object.__setattr__(self, "options", options)
-
-
-@runtime_checkable
-class Middleware(Protocol):
-    """A step around an agent's ``generate_reply``; it may have a ``name``."""
-
-    async def invoke(self, context: MiddlewareContext, agent: Agent) -> Message:
-        """Produce the reply, usually by calling ``agent.generate_reply``."""
-        ...
-
-
-@runtime_checkable
-class StreamingMiddleware(Middleware, Protocol):
-    """A middleware that also takes part in the streaming path."""
-
-    def invoke_streaming(
-        self, context: MiddlewareContext, agent: StreamingAgent
-    ) -> AsyncIterator[Message]:
-        """Yield the streamed reply, usually from ``agent.generate_streaming_reply``."""
-        ...
-
-
-MiddlewareFunction: TypeAlias = Callable[[MiddlewareContext, Agent], Awaitable[Message]]
-
-
-class DelegateMiddleware:
-    """A middleware made of one ``async fn(context, agent) -> Message``."""
-
-    def __init__(self, fn: MiddlewareFunction, name: str | None = None) -> None:
-        self.fn = fn
-        self.name = name
-
-    async def invoke(self, context: MiddlewareContext, agent: Agent) -> Message:
-        """Call the wrapped function."""
-        return await self.fn(context, agent)
-
-    def __repr__(self) -> str:
-        return (
-            f"DelegateMiddleware({getattr(self.fn, '__qualname__', self.fn)!r}, name={self.name!r})"
-        )
 
 
 class _Link:
@@ -197,14 +153,10 @@ class AgentMethods:
 
     def register_print_message(self, *, file: IO[str] | None = None) -> MiddlewareAgent:
         """Return a new agent that prints every reply (see ``llmbridge.register_print_message``)."""
-        from llmbridge._printing import register_print_message
-
         return register_print_message(cast(Agent, self), file=file)
 
     def register_message_connector(self, connector: Connector | None = None) -> MiddlewareAgent:
         """Return a new agent that speaks neutral messages (``register_message_connector``)."""
-        from llmbridge._connectors import register_message_connector
-
         return register_message_connector(cast(Agent, self), connector)
 
 
@@ -323,64 +275,13 @@ def register_streaming_middleware(
     return _wrap(agent, middleware)
 
 
-PreProcess: TypeAlias = Callable[
-    [Sequence[Message]], Sequence[Message] | Awaitable[Sequence[Message]]
-]
-PostProcess: TypeAlias = Callable[[Sequence[Message], Message], Message | Awaitable[Message]]
-
-
-async def _resolve(value: Any) -> Any:
-    return await value if inspect.isawaitable(value) else value
-
-
-class _PreProcess:
-    """Rewrites the conversation before the call, on both paths."""
-
-    def __init__(self, fn: PreProcess) -> None:
-        self.fn = fn
-        self.name = f"pre_process:{getattr(fn, '__name__', 'fn')}"
-
-    async def invoke(self, context: MiddlewareContext, agent: Agent) -> Message:
-        messages = await _resolve(self.fn(context.messages))
-        return await agent.generate_reply(messages, context.options)
-
-    async def invoke_streaming(
-        self, context: MiddlewareContext, agent: StreamingAgent
-    ) -> AsyncIterator[Message]:
-        messages = await _resolve(self.fn(context.messages))
-        async for message in agent.generate_streaming_reply(messages, context.options):
-            yield message
-
-
-class _PostProcess:
-    """Rewrites each complete reply; streamed updates pass through untouched."""
-
-    def __init__(self, fn: PostProcess) -> None:
-        self.fn = fn
-        self.name = f"post_process:{getattr(fn, '__name__', 'fn')}"
-
-    async def invoke(self, context: MiddlewareContext, agent: Agent) -> Message:
-        reply = await agent.generate_reply(context.messages, context.options)
-        result: Message = await _resolve(self.fn(context.messages, reply))
-        return result
-
-    async def invoke_streaming(
-        self, context: MiddlewareContext, agent: StreamingAgent
-    ) -> AsyncIterator[Message]:
-        async for message in agent.generate_streaming_reply(context.messages, context.options):
-            if isinstance(message, UPDATE_TYPES):
-                yield message
-            else:
-                yield await _resolve(self.fn(context.messages, message))
-
-
 @overload
 def register_pre_process(agent: StreamingAgent, fn: PreProcess) -> MiddlewareStreamingAgent: ...
 @overload
 def register_pre_process(agent: Agent, fn: PreProcess) -> MiddlewareAgent: ...
 def register_pre_process(agent: Agent, fn: PreProcess) -> MiddlewareAgent:
     """Return a new agent that passes ``fn(messages)`` (sync or async) on instead."""
-    return _wrap(agent, _PreProcess(fn))
+    return _wrap(agent, PreProcessMiddleware(fn))
 
 
 @overload
@@ -392,4 +293,35 @@ def register_post_process(agent: Agent, fn: PostProcess) -> MiddlewareAgent:
 
     On the streaming path ``fn`` sees each complete message; updates pass through unchanged.
     """
-    return _wrap(agent, _PostProcess(fn))
+    return _wrap(agent, PostProcessMiddleware(fn))
+
+
+@overload
+def register_print_message(
+    agent: StreamingAgent, *, file: IO[str] | None = None
+) -> MiddlewareStreamingAgent: ...
+@overload
+def register_print_message(agent: Agent, *, file: IO[str] | None = None) -> MiddlewareAgent: ...
+def register_print_message(agent: Agent, *, file: IO[str] | None = None) -> MiddlewareAgent:
+    """Return a new agent that prints every reply (and, when streaming, deltas as they arrive)."""
+    return register_middleware(agent, PrintMessageMiddleware(file))
+
+
+@overload
+def register_message_connector(
+    agent: StreamingAgent, connector: Connector | None = None
+) -> MiddlewareStreamingAgent: ...
+@overload
+def register_message_connector(
+    agent: Agent, connector: Connector | None = None
+) -> MiddlewareAgent: ...
+def register_message_connector(agent: Agent, connector: Connector | None = None) -> MiddlewareAgent:
+    """Return a new agent that speaks neutral messages, with ``connector`` outermost.
+
+    With no connector, the default for the innermost agent's type is used (built-in provider
+    agents register theirs). The result streams when ``agent`` streams.
+    Raises ``TypeError`` when no default connector exists for the agent's type.
+    """
+    if connector is None:
+        connector = default_connector_for(type(innermost_agent(agent)))
+    return register_middleware(agent, connector)

@@ -16,9 +16,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, TypeAlias
 
-from llmbridge._agents import GenerateReplyOptions
-from llmbridge._demo_output import LivePrinter, describe, summary_lines, write_request
-from llmbridge._function_call import FunctionCallMiddleware
+from llmbridge._agents import GenerateReplyOptions, MiddlewareStreamingAgent
+from llmbridge._functions import FunctionCallMiddleware
 from llmbridge._messages import (
     UPDATE_TYPES,
     ImageMessage,
@@ -30,7 +29,7 @@ from llmbridge._messages import (
     ToolCallAggregateMessage,
     ToolCallMessage,
 )
-from llmbridge._middleware import MiddlewareStreamingAgent
+from llmbridge.cli._output import LivePrinter, describe, summary_lines, write_request
 
 if TYPE_CHECKING:
     import httpx2

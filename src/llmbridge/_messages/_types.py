@@ -9,14 +9,14 @@ from types import MappingProxyType
 from typing import Any, Final, Generic, Literal, TypeVar
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._image_data import (
+from llmbridge._messages._media import (
     check_image_url,
     is_data_url,
     normalize_media_type,
     parse_data_url,
     sniff_image_type,
 )
-from llmbridge._message_parts import (
+from llmbridge._messages._values import (
     Message,
     Reasoning,
     Role,

@@ -132,7 +132,12 @@ def layer_create_settings(
 
 
 def check_async_client(
-    client: object, sync_base: type, sdk: ModuleType, *, agent: str, use: str
+    client: object,
+    sync_base: type | tuple[type, ...],
+    sdk: ModuleType,
+    *,
+    agent: str,
+    use: str,
 ) -> None:
     """Raise ``TypeError`` when ``client`` is one of the SDK's sync clients (a ``sync_base``).
 

@@ -17,8 +17,8 @@ from typing import Any, Final, TypeAlias
 
 import pydantic_core
 
-from llmbridge._agents import Agent, GenerateReplyOptions, StreamingAgent
-from llmbridge._functions import (
+from llmbridge._agents import Agent, GenerateReplyOptions, MiddlewareContext, StreamingAgent
+from llmbridge._functions._contracts import (
     ArgumentsError,
     FunctionContract,
     PythonFunction,
@@ -31,7 +31,6 @@ from llmbridge._messages import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge._middleware import MiddlewareContext
 
 __all__ = ["FunctionCallMiddleware", "RawFunction"]
 
