@@ -82,8 +82,8 @@ def map_error(
     non-retryable ``ProviderAPIError``; ``RateLimitError`` carries ``retry_after`` from the
     headers. With ``accepted_stream`` (the failure happened inside a stream the API had
     accepted), a stream error event, a dropped connection (an ``httpx2`` transport error, which
-    the SDK lets through mid-body) are ``StreamInterruptedError``. ``secrets`` (the client's key) and key-like text never appear in
-    the message. Raise the result ``from exc``.
+    the SDK lets through mid-body) are ``StreamInterruptedError``. ``secrets`` (the client's
+    key) and key-like text never appear in the message. Raise the result ``from exc``.
     """
     match exc:
         case openai.APIError():
