@@ -71,6 +71,7 @@ RUNNABLE_SECTIONS = {
     "Swapping providers": "Hello through the gateway.",
     "OpenAI-compatible servers": "Hello from a local model.",
     "Timeouts and retries": "True OpenAI API error (timeout): Request timed out.",
+    "Write your own provider": "You said: hi",
 }
 
 
