@@ -8,6 +8,12 @@ from typing import Any
 
 import pytest
 
+from llmbridge.testing import (
+    openai_response,
+    openai_response_function_call,
+    openai_response_message,
+    openai_response_reasoning,
+)
 from tests.openai_responses import wire
 from tests.openai_responses.bodies import (
     ITEMS,
@@ -302,3 +308,27 @@ SHAPE_ERRORS = [
 def test_sdk_shapes_are_enforced(broken: dict[str, Any], problem: str) -> None:
     with pytest.raises(wire.WireError, match=re.escape(problem)):
         wire.check_request_body(broken)
+
+
+def test_the_output_items_of_a_built_response_replay_as_valid_input() -> None:
+    output = openai_response(
+        [
+            openai_response_reasoning("Look it up.", item_id="rs_9"),
+            openai_response_function_call("add", '{"a": 1}', call_id="call_9"),
+            openai_response_reasoning(item_id="rs_10"),
+            openai_response_message("Done.", item_id="msg_9", phase="final_answer"),
+        ]
+    )["output"]
+    answer = {"type": "function_call_output", "call_id": "call_9", "output": "2"}
+
+    kinds = wire.check_request_body(
+        body(input=[ITEMS["user_text"], *output[:2], answer, *output[2:]])
+    )
+
+    assert kinds[1:] == [
+        "reasoning",
+        "function_call",
+        "function_call_output",
+        "reasoning",
+        "output_message",
+    ]
