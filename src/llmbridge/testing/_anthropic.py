@@ -9,10 +9,12 @@ usage in ``message_delta``). Plain dicts and ``httpx`` responses only: no SDK im
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import httpx
+
+from llmbridge.testing._sse import event_stream_response, named_event_frames
 
 __all__ = [
     "anthropic_error_event",
@@ -164,7 +166,7 @@ def anthropic_error_event(
 
 def anthropic_sse(events: Sequence[Mapping[str, Any]]) -> list[bytes]:
     """Encode each event payload as one SSE frame (``event:`` name = the payload's type)."""
-    return [f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode() for event in events]
+    return named_event_frames(events)
 
 
 def anthropic_sse_response(
@@ -175,15 +177,8 @@ def anthropic_sse_response(
     ``drop_connection=True`` raises ``httpx.ReadError`` after the last frame, as a dropped
     connection does. The body can be read once: use a route ``side_effect`` for repeats.
     """
-    frames = anthropic_sse(events)
-
-    async def body() -> AsyncIterator[bytes]:
-        for frame in frames:
-            yield frame
-        if drop_connection:
-            raise httpx.ReadError("connection dropped by the test")
-
-    return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+    error = httpx.ReadError("connection dropped by the test") if drop_connection else None
+    return event_stream_response(anthropic_sse(events), error=error)
 
 
 def anthropic_error_response(
