@@ -8,7 +8,7 @@ from its settings and the reply options, and maps SDK errors to the llmbridge tr
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import anthropic
 import httpx2
@@ -72,6 +72,8 @@ class AnthropicChatAgent(AgentMethods):
     no offered function or forcing tool use while thinking is enabled, and ``ProviderAPIError``
     subclasses for SDK errors (``StreamInterruptedError`` once a stream has started).
     """
+
+    provider: ClassVar[str] = "anthropic"
 
     def __init__(
         self,

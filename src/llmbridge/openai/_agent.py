@@ -8,7 +8,7 @@ exceptions to ``ProviderAPIError`` subclasses. Neutral messages need the connect
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Any, ClassVar, Final, cast
 
 import openai
 from openai.resources.chat.completions import AsyncCompletions
@@ -72,6 +72,8 @@ class OpenAIChatAgent(AgentMethods):
     offered function, and ``ProviderAPIError`` subclasses (SDK error as ``__cause__``) when
     the API call fails, before or during a stream.
     """
+
+    provider: ClassVar[str] = "openai"
 
     def __init__(
         self,
