@@ -63,6 +63,7 @@ from llmbridge._notes import ConversionNote
 from llmbridge._pairing import check_tool_pairing
 from llmbridge._printing import PrintMessageMiddleware, format_message, register_print_message
 from llmbridge._serialization import dump_messages, load_messages
+from llmbridge._tracing import register_tracing
 
 __version__ = "0.1.0"
 
@@ -122,6 +123,7 @@ __all__ = [
     "register_pre_process",
     "register_print_message",
     "register_streaming_middleware",
+    "register_tracing",
     "send",
     "stream",
 ]

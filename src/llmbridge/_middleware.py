@@ -16,6 +16,7 @@ from llmbridge._messages import UPDATE_TYPES, Message
 
 if TYPE_CHECKING:
     from llmbridge._connectors import Connector
+    from llmbridge._tracing import MeterProvider, TracerProvider
 
 __all__ = [
     "AgentMethods",
@@ -206,6 +207,23 @@ class AgentMethods:
         from llmbridge._connectors import register_message_connector
 
         return register_message_connector(cast(Agent, self), connector)
+
+    def register_tracing(
+        self,
+        *,
+        tracer_provider: TracerProvider | None = None,
+        meter_provider: MeterProvider | None = None,
+        capture_content: bool = False,
+    ) -> MiddlewareAgent:
+        """Return a new agent that traces every call (see ``llmbridge.register_tracing``)."""
+        from llmbridge._tracing import register_tracing
+
+        return register_tracing(
+            cast(Agent, self),
+            tracer_provider=tracer_provider,
+            meter_provider=meter_provider,
+            capture_content=capture_content,
+        )
 
 
 class MiddlewareAgent(AgentMethods):
