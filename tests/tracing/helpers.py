@@ -15,7 +15,7 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from llmbridge import ToolCall
+from llmbridge import Message, ToolCall
 from llmbridge.anthropic import AnthropicChatAgent
 from llmbridge.openai import OpenAIChatAgent
 from llmbridge.testing import (
@@ -47,6 +47,8 @@ __all__ = [
     "Telemetry",
     "Wing",
     "agent_for",
+    "send_or_stream",
+    "text_router",
     "traced",
 ]
 
@@ -177,6 +179,23 @@ WINGS: dict[Provider, Wing] = {
         "anthropic", ANTHROPIC_URL, "claude-test", ANTHROPIC_MODEL, "msg_01", (13, 5, 4, None)
     ),
 }
+
+
+def text_router(provider: Provider, *, streaming: bool, calls: int = 1) -> respx.Router:
+    """A router answering ``calls`` requests with the wing's text reply (or text stream)."""
+    wing = WINGS[provider]
+    reply = wing.text_stream if streaming else wing.text_reply
+    router = respx.Router()
+    router.post(wing.url).mock(side_effect=[reply() for _ in range(calls)])
+    return router
+
+
+async def send_or_stream(agent: Any, streaming: bool, *args: Any, **kwargs: Any) -> Message:
+    """``agent.send(...)``, or the last message of ``agent.stream(...)``."""
+    if streaming:
+        return [message async for message in agent.stream(*args, **kwargs)][-1]
+    reply: Message = await agent.send(*args, **kwargs)
+    return reply
 
 
 def agent_for(provider: Provider, router: respx.Router, *, api_key: str = SENTINEL) -> Any:

@@ -37,6 +37,12 @@ ARGUMENTS = "gen_ai.tool.call.arguments"
 URL = "https://example.com/cat.png?signature=secret-token"
 CALL = ToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_1")
 RESULT = ToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_1", result="18C")
+CALL_PART = {
+    "type": "tool_call",
+    "id": "call_1",
+    "name": "get_weather",
+    "arguments": {"city": "Paris"},
+}
 PNG_PART = {"type": "blob", "modality": "image", "mime_type": "image/png", "size": len(PNG)}
 
 INPUTS = [
@@ -90,12 +96,7 @@ INPUTS = [
                 "role": "assistant",
                 "parts": [
                     {"type": "text", "content": "On it."},
-                    {
-                        "type": "tool_call",
-                        "id": "call_1",
-                        "name": "get_weather",
-                        "arguments": {"city": "Paris"},
-                    },
+                    CALL_PART,
                     {"type": "tool_call", "id": "c2", "name": "f", "arguments": "not json"},
                 ],
                 "name": AGENT,
@@ -118,14 +119,7 @@ INPUTS = [
         [
             {
                 "role": "assistant",
-                "parts": [
-                    {
-                        "type": "tool_call",
-                        "id": "call_1",
-                        "name": "get_weather",
-                        "arguments": {"city": "Paris"},
-                    }
-                ],
+                "parts": [CALL_PART],
             },
             {
                 "role": "tool",
@@ -174,14 +168,7 @@ OUTPUTS = [
         [
             {
                 "role": "assistant",
-                "parts": [
-                    {
-                        "type": "tool_call",
-                        "id": "call_1",
-                        "name": "get_weather",
-                        "arguments": {"city": "Paris"},
-                    }
-                ],
+                "parts": [CALL_PART],
                 "finish_reason": "tool_call",
             }
         ],
@@ -205,14 +192,7 @@ OUTPUTS = [
         [
             {
                 "role": "assistant",
-                "parts": [
-                    {
-                        "type": "tool_call",
-                        "id": "call_1",
-                        "name": "get_weather",
-                        "arguments": {"city": "Paris"},
-                    }
-                ],
+                "parts": [CALL_PART],
                 "finish_reason": "length",
             }
         ],

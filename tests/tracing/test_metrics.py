@@ -6,9 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import respx
 
-from tests.tracing.helpers import PROVIDERS, WINGS, Provider, Telemetry, traced
+from tests.tracing.helpers import (
+    PROVIDERS,
+    WINGS,
+    Provider,
+    Telemetry,
+    send_or_stream,
+    text_router,
+    traced,
+)
 
 TOKENS = "gen_ai.client.token.usage"
 DURATION = "gen_ai.client.operation.duration"
@@ -38,19 +45,13 @@ def shared(provider: Provider) -> dict[str, Any]:
 async def test_token_usage_is_one_point_per_token_type(
     provider: Provider, streaming: bool, telemetry: Telemetry
 ) -> None:
-    wing = WINGS[provider]
-    router = respx.Router()
-    router.post(wing.url).mock(return_value=wing.text_stream() if streaming else wing.text_reply())
-    agent = traced(provider, router, telemetry)
+    agent = traced(provider, text_router(provider, streaming=streaming), telemetry)
 
-    if streaming:
-        _ = [message async for message in agent.stream("Hi")]
-    else:
-        await agent.send("Hi")
+    await send_or_stream(agent, streaming, "Hi")
 
     points = {p.attributes["gen_ai.token.type"]: p for p in telemetry.points(TOKENS)}  # type: ignore[index]
     assert sorted(points) == ["input", "output"]
-    prompt, completion, *_ = wing.usage
+    prompt, completion, *_ = WINGS[provider].usage
     for token_type, count in (("input", prompt), ("output", completion)):
         point = points[token_type]
         assert (point.count, point.sum) == (1, count)
@@ -63,17 +64,10 @@ async def test_token_usage_is_one_point_per_token_type(
 async def test_every_call_records_its_duration_and_a_stream_its_first_chunk(
     provider: Provider, streaming: bool, telemetry: Telemetry
 ) -> None:
-    wing = WINGS[provider]
-    router = respx.Router()
-    router.post(wing.url).mock(return_value=wing.text_stream() if streaming else wing.text_reply())
-    agent = traced(provider, router, telemetry)
+    agent = traced(provider, text_router(provider, streaming=streaming, calls=2), telemetry)
 
     for _ in range(2):
-        if streaming:
-            _ = [message async for message in agent.stream("Hi")]
-            router.post(wing.url).mock(return_value=wing.text_stream())
-        else:
-            await agent.send("Hi")
+        await send_or_stream(agent, streaming, "Hi")
 
     (duration,) = telemetry.points(DURATION)
     assert duration.count == 2
