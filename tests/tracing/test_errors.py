@@ -25,6 +25,7 @@ from llmbridge import (
     StreamInterruptedError,
     TextMessage,
     TextMessageUpdate,
+    register_tracing,
 )
 from llmbridge.testing import (
     anthropic_message,
@@ -241,3 +242,25 @@ async def test_a_cancelled_consumer_task_ends_the_span_cancelled(
         await task
 
     assert error_of(telemetry.span()) == CANCELLED
+
+
+class RefusesToStream:
+    """A streaming agent whose ``generate_streaming_reply`` raises before it returns a stream."""
+
+    name = "refuses"
+    model = "refuses-1"
+
+    async def generate_reply(self, messages: Any, options: Any = None) -> Any:
+        raise NotImplementedError
+
+    def generate_streaming_reply(self, messages: Any, options: Any = None) -> Any:
+        raise RuntimeError("no stream today")
+
+
+async def test_a_stream_that_fails_to_start_still_ends_its_span(telemetry: Telemetry) -> None:
+    traced_agent = register_tracing(RefusesToStream(), tracer_provider=telemetry.tracer_provider)
+
+    with pytest.raises(RuntimeError, match="no stream today"):
+        await drain(traced_agent.stream("Hi"), [])
+
+    assert error_of(telemetry.span()) == (StatusCode.ERROR, "RuntimeError", None)

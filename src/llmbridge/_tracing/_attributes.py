@@ -41,6 +41,7 @@ __all__ = [
     "CANCELLED",
     "OPERATION",
     "PROVIDER_NAMES",
+    "STOPPED",
     "TOOL_CALL_EVENT",
     "Attributes",
     "RequestDefaults",
@@ -81,6 +82,8 @@ TOOL_CALL_EVENT: Final = "llmbridge.tool_call"
 
 CANCELLED: Final = "cancelled"
 """``error.type`` of a call the consumer stopped (``aclose``) or cancelled before its end."""
+STOPPED: Final = (GeneratorExit, asyncio.CancelledError)
+"""What a call ends with when its consumer closes the stream or its task is cancelled."""
 
 # GenerateReplyOptions field -> attribute; the innermost agent's attribute of the same name is
 # the default (AnthropicChatAgent keeps max_tokens and temperature; OpenAIChatAgent neither).
@@ -226,7 +229,7 @@ def tool_call_attributes(call: ToolCall, *, capture_content: bool) -> Attributes
 
 def error_type(error: BaseException) -> str:
     """``error.type`` of a failure: the exception's class name, or ``"cancelled"``."""
-    if isinstance(error, GeneratorExit | asyncio.CancelledError):
+    if isinstance(error, STOPPED):
         return CANCELLED
     return type(error).__qualname__
 
@@ -246,7 +249,7 @@ def error_description(error: BaseException, *, capture_content: bool) -> str | N
     ``ProviderResponseError`` may quote the model's output (a refusal's text), so it is used
     only with ``capture_content``. Other exceptions' text is not under that rule: left out.
     """
-    if isinstance(error, GeneratorExit | asyncio.CancelledError):
+    if isinstance(error, STOPPED):
         return "the consumer stopped the call before its end"
     if not isinstance(error, LLMBridgeError):
         return None

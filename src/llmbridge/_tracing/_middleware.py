@@ -9,7 +9,6 @@ while the consumer holds an item.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Final
@@ -33,6 +32,7 @@ from llmbridge import (
 )
 from llmbridge._tracing._attributes import (
     OPERATION,
+    STOPPED,
     TOOL_CALL_EVENT,
     Attributes,
     RequestDefaults,
@@ -58,7 +58,6 @@ __all__ = ["TracingMiddleware"]
 
 _SCOPE: Final = "llmbridge"
 _UPDATES: Final = (TextMessageUpdate, ReasoningMessageUpdate, ToolCallMessageUpdate)
-_STOPPED: Final = (GeneratorExit, asyncio.CancelledError)
 # Attributes the metrics carry (the conventions' list), taken from the span's (error.type only
 # on a failure).
 _METRIC_KEYS: Final = (
@@ -160,7 +159,7 @@ class TracingMiddleware:
         seconds = time.perf_counter() - call.started
         reply = call.reply
         model_reply = reply_message(reply) if reply is not None else None
-        if isinstance(error, _STOPPED) and model_reply is not None:
+        if isinstance(error, STOPPED) and model_reply is not None:
             error = None  # the consumer stopped after the complete message: the call is done
         span = call.span
         attributes = reply_attributes(reply) if reply is not None else {}
@@ -220,9 +219,10 @@ class TracingMiddleware:
         """
         call = self._begin(context, streaming=True)
         current = trace.set_span_in_context(call.span)
-        stream = agent.generate_streaming_reply(context.messages, context.options)
+        stream: AsyncIterator[Message] | None = None
         error: BaseException | None = None
         try:
+            stream = agent.generate_streaming_reply(context.messages, context.options)
             while True:
                 token = otel_context.attach(current)
                 try:
@@ -238,7 +238,7 @@ class TracingMiddleware:
             raise
         finally:
             try:
-                close = getattr(stream, "aclose", None)
+                close = getattr(stream, "aclose", None)  # None when the stream never started
                 if close is not None:
                     await close()
             finally:
