@@ -17,11 +17,12 @@ from importlib.metadata import version
 from benchmarks.conversation import make_conversation
 from benchmarks.convert import conversion_cases, run_conversion
 from benchmarks.memory import run_memory
-from benchmarks.report import conversion_table, memory_table, stream_table
+from benchmarks.report import conversion_table, memory_table, stream_table, tracing_table
 from benchmarks.streams import StreamShape, run_streams, stream_cases
 from benchmarks.timing import Settings
+from benchmarks.tracing import run_tracing
 
-_BENCHMARKS = ("convert", "streams", "memory")
+_BENCHMARKS = ("convert", "streams", "memory", "tracing")
 _PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
 
 
@@ -36,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--fragments", type=int, default=500, help="fragments per call (>= 2)")
     parser.add_argument("--images", type=int, default=20, help="images in the memory case")
     parser.add_argument("--image-mb", type=float, default=4.0, help="MB per image")
+    parser.add_argument(
+        "--traced-messages", type=int, default=100, help="conversation size of the tracing case"
+    )
     parser.add_argument("--profile", choices=_PROFILES, help="profile one library call")
     return parser
 
@@ -59,7 +63,8 @@ def _profile(
 
 
 def _header() -> str:
-    versions = ", ".join(f"{name} {version(name)}" for name in ("openai", "anthropic", "pydantic"))
+    names = ("openai", "anthropic", "pydantic", "opentelemetry-sdk")
+    versions = ", ".join(f"{name} {version(name)}" for name in names)
     return f"Python {platform.python_version()} on {platform.machine()}; {versions}"
 
 
@@ -86,7 +91,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     if "memory" in chosen:
         print("Peak memory (tracemalloc) of one conversion, against the payload size\n")
         image_bytes = int(args.image_mb * 1024 * 1024)
-        print(memory_table(run_memory(args.images, image_bytes)), flush=True)
+        print(memory_table(run_memory(args.images, image_bytes)) + "\n", flush=True)
+    if "tracing" in chosen:
+        print(
+            f"Tracing overhead: a connected agent's call with a {args.traced_messages:,}-message "
+            "conversation over RespxTransport, traced and untraced\n"
+        )
+        print(tracing_table(run_tracing(args.traced_messages, settings)), flush=True)
 
 
 if __name__ == "__main__":

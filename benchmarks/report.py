@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from benchmarks.convert import ConversionResult
 from benchmarks.memory import MemoryResult
 from benchmarks.streams import StreamResult
+from benchmarks.tracing import TARGET_PERCENT, TracingResult
 
-__all__ = ["conversion_table", "memory_table", "stream_table"]
+__all__ = ["conversion_table", "memory_table", "stream_table", "tracing_table"]
 
 _MB = 1024 * 1024
 
@@ -80,6 +81,30 @@ def memory_table(results: Sequence[MemoryResult]) -> str:
             f"{result.floor_first_peak / _MB:.1f} ({result.floor_first_ratio:.2f}x)",
             f"<= {result.target}x: "
             + _verdict(max(result.first_ratio, result.repeat_ratio), result.target),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def tracing_table(results: Sequence[TracingResult]) -> str:
+    """One row per provider and path: µs per call untraced, traced and with the floor (the bare
+    OpenTelemetry SDK calls), the extra time in µs and in percent of the untraced call."""
+    header = ["tracing", "path", "messages", "untraced µs/call", "traced µs/call",
+              "floor µs/call", "extra µs", "overhead", "floor overhead", "target"]  # fmt: skip
+    rows = [
+        [
+            result.provider,
+            result.path,
+            f"{result.messages:,}",
+            f"{result.untraced_us:,.0f}",
+            f"{result.traced_us:,.0f}",
+            f"{result.floor_us:,.0f}",
+            f"{result.traced_us - result.untraced_us:+,.0f}",
+            f"{result.overhead_percent:+.1f}%",
+            f"{result.floor_percent:+.1f}%",
+            f"<= {TARGET_PERCENT:.0f}%: "
+            + ("met" if result.overhead_percent <= TARGET_PERCENT else "MISSED"),
         ]
         for result in results
     ]

@@ -20,6 +20,7 @@ from benchmarks.memory import deep_size, run_memory
 from benchmarks.report import conversion_table
 from benchmarks.streams import StreamShape, run_streams
 from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference
+from benchmarks.tracing import run_tracing
 from llmbridge import ImageMessage, Role, TextMessage, check_tool_pairing
 
 ONCE = Settings(min_time=0.0, repeats=1)
@@ -93,6 +94,17 @@ def test_memory_benchmark_runs_once_and_measures_the_payload() -> None:
         assert result.first_peak > 0
 
 
+def test_tracing_benchmark_runs_once_for_both_providers_and_paths() -> None:
+    results = run_tracing(10, ONCE)
+    assert [(result.provider, result.path) for result in results] == [
+        ("openai", "send"),
+        ("openai", "stream"),
+        ("anthropic", "send"),
+        ("anthropic", "stream"),
+    ]
+    assert all(min(result.untraced_us, result.traced_us, result.floor_us) > 0 for result in results)
+
+
 def test_big_image_conversation_holds_the_requested_images() -> None:
     messages = big_image_conversation(3, 10_000)
     images = [message for message in messages if isinstance(message, ImageMessage)]
@@ -147,9 +159,12 @@ def test_conversion_table_states_the_verdict(ratio: float, verdict: str) -> None
 def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[str]) -> None:
     main(
         ["--messages", "20", "--min-time", "0", "--repeats", "1", "--text-deltas", "3",
-         "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01"]
+         "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01",
+         "--traced-messages", "10"]
     )  # fmt: skip
     out = capsys.readouterr().out
-    for row in ("| `to_openai` | 20 |", "| `to_anthropic` | 20 |", "| openai | 10 |"):
+    rows = ("| `to_openai` | 20 |", "| `to_anthropic` | 20 |", "| openai | 10 |",
+            "| anthropic | stream | 10 |")  # fmt: skip
+    for row in rows:
         assert row in out
     assert out.count("| `to_openai` |") == 2  # conversion and memory tables
