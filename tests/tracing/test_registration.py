@@ -28,7 +28,6 @@ from llmbridge._tracing._attributes import provider_attributes
 from llmbridge._tracing._middleware import TracingMiddleware
 from llmbridge._tracing._target import Target, provider_tag
 from llmbridge.testing import EchoAgent
-from tests.test_layering import BLOCK_SDKS
 from tests.tracing.helpers import PROVIDERS, WINGS, Provider, Telemetry, agent_for
 
 SRC = Path(llmbridge.__file__).resolve().parent
@@ -209,7 +208,16 @@ def _run(code: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
 
 
-BLOCK_OPENTELEMETRY = BLOCK_SDKS.replace('("openai", "anthropic")', '("opentelemetry",)')
+# As tests/test_layering.py blocks the provider SDKs: every opentelemetry import fails.
+BLOCK_OPENTELEMETRY = """
+import sys
+class Blocker:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "opentelemetry":
+            raise ImportError(f"blocked {name}")
+        return None
+sys.meta_path.insert(0, Blocker())
+"""
 
 
 def test_without_the_extra_llmbridge_imports_and_register_tracing_names_the_extra() -> None:
