@@ -1,18 +1,27 @@
-# Every target sets itself up: a fresh clone needs nothing but python3.
+# Every target sets itself up: a fresh clone needs nothing but Python 3.11 or newer.
+# Another interpreter: make PYTHON=python3.12 test
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+MIN_VENV := .venv-min
+MIN_STAMP := $(MIN_VENV)/.installed
+# Exit status 0 when the interpreter given as $(1) is Python 3.11 or newer.
+IS_RECENT = $(1) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
+TOO_OLD = echo "error: llmbridge needs Python 3.11 or newer, but $(PYTHON) is $$($(PYTHON) -c 'import platform; print("Python", platform.python_version())' 2>/dev/null || echo 'not found'); pass a newer one, e.g. make PYTHON=python3.12 test (a .venv made by an older Python is rebuilt; make clean removes it)" >&2; exit 1
 
-.PHONY: test demo lint typecheck pytest bench fuzz clean
+.PHONY: test demo docs lint typecheck pytest bench fuzz test-min clean
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-
-$(STAMP): pyproject.toml | $(BIN)/python
+# The version is read from src/llmbridge/__init__.py, so a new version reinstalls too.
+$(STAMP): pyproject.toml src/llmbridge/__init__.py
+	@$(call IS_RECENT,$(PYTHON)) || { $(TOO_OLD); }
+	@if [ -x $(BIN)/python ] && ! $(call IS_RECENT,$(BIN)/python); then \
+		echo "rebuilding $(VENV): an older Python made it"; rm -rf $(VENV); fi
+	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
+	@echo "setting up $(VENV): installing llmbridge and its dev tools (about a minute)"
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[all,dev]'
-	touch $(STAMP)
+	@touch $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -29,6 +38,10 @@ test: lint typecheck pytest
 demo: $(STAMP)
 	$(BIN)/llmbridge demo --provider all
 
+# The documentation site, warnings as errors, into site/ (tests/test_docs.py runs the same build).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
@@ -36,5 +49,20 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/pytest -m fuzz
 
+# The suite against the lowest runtime versions pyproject.toml declares, in its own venv.
+$(MIN_STAMP): pyproject.toml src/llmbridge/__init__.py tools/min_constraints.py
+	@$(call IS_RECENT,$(PYTHON)) || { $(TOO_OLD); }
+	rm -rf $(MIN_VENV)
+	$(PYTHON) -m venv $(MIN_VENV)
+	$(PYTHON) tools/min_constraints.py > $(MIN_VENV)/constraints.txt
+	@echo "setting up $(MIN_VENV) with the lowest declared versions (about a minute):"
+	@sed 's/^/  /' $(MIN_VENV)/constraints.txt
+	$(MIN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(MIN_VENV)/bin/python -m pip install --quiet -c $(MIN_VENV)/constraints.txt -e '.[all,dev]'
+	@touch $(MIN_STAMP)
+
+test-min: $(MIN_STAMP)
+	$(MIN_VENV)/bin/pytest
+
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(MIN_VENV) site .mypy_cache .pytest_cache .ruff_cache

@@ -16,13 +16,20 @@ from importlib.metadata import version
 
 from benchmarks.conversation import make_conversation
 from benchmarks.convert import conversion_cases, run_conversion
+from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
-from benchmarks.report import conversion_table, memory_table, stream_table, tracing_table
+from benchmarks.report import (
+    conversion_table,
+    id_repair_table,
+    memory_table,
+    stream_table,
+    tracing_table,
+)
 from benchmarks.streams import StreamShape, run_streams, stream_cases
 from benchmarks.timing import Settings
 from benchmarks.tracing import run_tracing
 
-_BENCHMARKS = ("convert", "streams", "memory", "tracing")
+_BENCHMARKS = ("convert", "streams", "memory", "ids", "tracing")
 _PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
 
 
@@ -37,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--fragments", type=int, default=500, help="fragments per call (>= 2)")
     parser.add_argument("--images", type=int, default=20, help="images in the memory case")
     parser.add_argument("--image-mb", type=float, default=4.0, help="MB per image")
+    parser.add_argument(
+        "--rounds", type=int, nargs="+", default=list(ROUNDS), help="agent-loop lengths (ids)"
+    )
     parser.add_argument(
         "--traced-messages", type=int, default=100, help="conversation size of the tracing case"
     )
@@ -92,6 +102,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("Peak memory (tracemalloc) of one conversion, against the payload size\n")
         image_bytes = int(args.image_mb * 1024 * 1024)
         print(memory_table(run_memory(args.images, image_bytes)) + "\n", flush=True)
+    if "ids" in chosen:
+        print("Tool-id repair: agent loops whose calls carry no ids, against unique ids\n")
+        print(id_repair_table(run_id_repair(args.rounds, settings)) + "\n", flush=True)
     if "tracing" in chosen:
         print(
             f"Tracing overhead: a connected agent's call with a {args.traced_messages:,}-message "

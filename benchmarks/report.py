@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from benchmarks.convert import ConversionResult
+from benchmarks.ids import IdRepairResult
 from benchmarks.memory import MemoryResult
 from benchmarks.streams import StreamResult
 from benchmarks.tracing import TARGET_PERCENT, TracingResult
 
-__all__ = ["conversion_table", "memory_table", "stream_table", "tracing_table"]
+__all__ = ["conversion_table", "id_repair_table", "memory_table", "stream_table", "tracing_table"]
 
 _MB = 1024 * 1024
 
@@ -81,6 +82,24 @@ def memory_table(results: Sequence[MemoryResult]) -> str:
             f"{result.floor_first_peak / _MB:.1f} ({result.floor_first_ratio:.2f}x)",
             f"<= {result.target}x: "
             + _verdict(max(result.first_ratio, result.repeat_ratio), result.target),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def id_repair_table(results: Sequence[IdRepairResult]) -> str:
+    """One row per provider and loop length: µs per round without and with ids, the ratios."""
+    header = ["id repair", "rounds", "no ids µs/round", "unique ids µs/round",
+              "no ids / unique ids", "µs/round vs smallest loop"]  # fmt: skip
+    rows = [
+        [
+            f"`to_{result.provider}`",
+            f"{result.rounds:,}",
+            f"{result.no_ids_us:.2f}",
+            f"{result.unique_ids_us:.2f}",
+            f"{result.ratio:.2f}x",
+            f"{result.growth:.2f}x",
         ]
         for result in results
     ]

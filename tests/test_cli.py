@@ -21,8 +21,8 @@ from llmbridge import (
     ToolCallMessage,
     dump_messages,
 )
-from llmbridge._cli import chunk_delay, command_name, main
-from llmbridge._demo import models_from
+from llmbridge.cli._demo import models_from
+from llmbridge.cli._main import chunk_delay, command_name, main
 from tests.corpus import CORPUS
 
 # A valid request: system text, a renamed sender, an image, a tool round, a reply of our own.
@@ -104,6 +104,57 @@ def test_agent_name_decides_what_is_self(
 
     assert code == 0
     assert json.loads(out)["messages"][1]["role"] == role
+
+
+NAME_POLICY_CASES = [
+    (
+        "anthropic",
+        [],
+        [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}],
+        ["note: message 0 dropped: sender name 'sam' cannot be sent to Anthropic"],
+    ),
+    (
+        "anthropic",
+        ["--name-policy", "prefix"],
+        [
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "[sam] "}, {"type": "text", "text": "Hi"}],
+            }
+        ],
+        ["note: message 0 repaired: sender name carried as a '[sam] ' prefix"],
+    ),
+    (
+        "openai",
+        ["--name-policy", "prefix"],
+        [{"role": "user", "content": "Hi", "name": "sam"}],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("provider", "flags", "messages", "notes"),
+    NAME_POLICY_CASES,
+    ids=[
+        "Anthropic drops other agents' names by default",
+        "Anthropic --name-policy prefix writes the name before the text",
+        "OpenAI carries the name in its field and ignores the policy",
+    ],
+)
+def test_name_policy_decides_how_anthropic_carries_other_agents_names(
+    capsys: pytest.CaptureFixture[str],
+    provider: str,
+    flags: list[str],
+    messages: list[dict[str, Any]],
+    notes: list[str],
+) -> None:
+    stdin = dump_messages([TextMessage(Role.USER, "Hi", "sam")])
+
+    code, out, err = run(capsys, "convert", "--to", provider, *flags, stdin=stdin)
+
+    assert (code, err) == (0, notes)
+    assert json.loads(out)["messages"] == messages
 
 
 # Each row: the input, the flags, the one error line expected (a regex).
@@ -292,7 +343,7 @@ class Blocker:
             raise ImportError(f"blocked {{name}}", name=name)
         return None
 sys.meta_path.insert(0, Blocker())
-from llmbridge._cli import main
+from llmbridge.cli._main import main
 raise SystemExit(main({argv!r}))
 """
 

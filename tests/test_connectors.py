@@ -20,7 +20,7 @@ from llmbridge import (
     register_message_connector,
     register_middleware,
 )
-from llmbridge._connectors import _DEFAULTS
+from llmbridge._agents._registry import _DEFAULTS
 from llmbridge.testing import EchoAgent
 
 

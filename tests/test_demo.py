@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-import llmbridge._demo as demo
+import llmbridge.cli._demo as demo
 from llmbridge import (
     ReasoningMessageUpdate,
     Role,
@@ -27,8 +27,8 @@ from llmbridge import (
     TextMessageUpdate,
     ToolCallMessageUpdate,
 )
-from llmbridge._cli import main
-from llmbridge._demo_output import LivePrinter
+from llmbridge.cli._main import main
+from llmbridge.cli._output import LivePrinter
 from llmbridge.testing import ScriptedProvider
 
 ANSWER = "In Paris it is 18°C and sunny, and the local time is 14:05."

@@ -23,7 +23,12 @@ from llmbridge import (
     TextMessage,
     UnsupportedMessageError,
 )
-from llmbridge._errors import api_error_for_status, redact_secrets, retry_after_seconds
+from llmbridge._errors import (
+    api_error_for_status,
+    api_error_text,
+    redact_secrets,
+    retry_after_seconds,
+)
 
 TREE = [
     (InvalidMessageError, (LLMBridgeError, ValueError)),
@@ -172,3 +177,24 @@ def test_retry_after_future_date() -> None:
 )
 def test_redact_secrets(text: str, secrets: list[str], expected: str) -> None:
     assert redact_secrets(text, secrets) == expected
+
+
+@pytest.mark.parametrize(
+    ("status", "error_type", "text"),
+    [
+        (401, "authentication_error", "OpenAI API error (HTTP 401, authentication_error): no"),
+        (502, None, "OpenAI API error (HTTP 502): no"),
+        (None, "server_error", "OpenAI API error (server_error): no"),
+        (None, "timeout", "OpenAI API error (timeout): no"),
+        (None, None, "OpenAI API error: no"),
+    ],
+    ids=[
+        "status and type",
+        "a status without a type",
+        "a type without a status (a stream error event)",
+        "a failure with no response names its kind",
+        "neither",
+    ],
+)
+def test_api_errors_have_one_wording(status: int | None, error_type: str | None, text: str) -> None:
+    assert api_error_text("OpenAI", "no", status_code=status, error_type=error_type) == text

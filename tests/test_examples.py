@@ -72,6 +72,8 @@ RUNNABLE_SECTIONS = {
     "Swapping providers": "Hello through the gateway.",
     "Tracing with OpenTelemetry": "chat gpt-4o-mini: {'gen_ai.operation.name': 'chat', "
     "'gen_ai.provider.name': 'openai'",
+    "OpenAI-compatible servers": "Hello from a local model.",
+    "Timeouts and retries": "True OpenAI API error (timeout): Request timed out.",
 }
 
 

@@ -7,7 +7,6 @@ import dataclasses
 import enum
 import logging
 import threading
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
@@ -30,7 +29,7 @@ from llmbridge import (
     ToolCallResultMessage,
     function,
 )
-from llmbridge._middleware import AgentMethods
+from llmbridge._agents import AgentMethods
 
 AGENT = "assistant"
 QUESTION = TextMessage(Role.USER, "Weather in Paris and the time?")
@@ -521,25 +520,32 @@ async def test_results_keep_call_order_when_calls_finish_in_reverse() -> None:
 
 
 @PATHS
-async def test_two_tools_sleeping_0_2_s_finish_together_well_under_0_4_s(path: str) -> None:
-    # The acceptance check; run one after the other they take at least 0.4 s.
-    def blocking_nap() -> str:
-        time.sleep(0.2)
-        return "slept"
+async def test_a_sync_and_an_async_tool_of_one_reply_run_at_the_same_time(path: str) -> None:
+    # Each tool waits until the other has started. Run one after the other, the first would
+    # wait alone until its timeout and come back as an error result; no clock is read.
+    loop = asyncio.get_running_loop()
+    async_started = threading.Event()
+    sync_started = asyncio.Event()
 
-    async def async_nap() -> str:
-        await asyncio.sleep(0.2)
-        return "slept"
+    def blocking_tool() -> str:
+        loop.call_soon_threadsafe(sync_started.set)
+        if not async_started.wait(timeout=10):
+            raise TimeoutError("the async tool did not start while this one ran")
+        return "sync"
 
-    calls = ToolCallMessage([ToolCall("blocking_nap", ""), ToolCall("async_nap", "")], AGENT)
-    agent = connect(ScriptedAgent([calls]), FunctionCallMiddleware([blocking_nap, async_nap]))
+    async def async_tool() -> str:
+        async_started.set()
+        await asyncio.wait_for(sync_started.wait(), timeout=10)
+        return "async"
 
-    started = time.perf_counter()
+    calls = ToolCallMessage([ToolCall("blocking_tool", ""), ToolCall("async_tool", "")], AGENT)
+    agent = connect(ScriptedAgent([calls]), FunctionCallMiddleware([blocking_tool, async_tool]))
+
     [reply] = await run(agent, path, [QUESTION])
-    elapsed = time.perf_counter() - started
 
-    assert reply.get_content() == "slept\nslept"
-    assert elapsed < 0.35
+    assert isinstance(reply, ToolCallAggregateMessage)
+    results = reply.tool_call_result_message.tool_calls
+    assert [(c.result, c.is_error) for c in results] == [("sync", False), ("async", False)]
 
 
 # Streaming specifics.

@@ -28,7 +28,7 @@ from llmbridge import (
     ToolCallMessage,
     check_tool_pairing,
 )
-from llmbridge._middleware import AgentMethods
+from llmbridge._agents import AgentMethods
 from llmbridge.anthropic import AnthropicChatAgent, to_anthropic
 from llmbridge.openai import OpenAIChatAgent, to_openai
 from llmbridge.testing import (

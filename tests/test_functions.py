@@ -146,13 +146,46 @@ DOCSTRINGS = {
         {"a": "First."},
     ),
     "no_docstring": ("", None, {}),
+    "google_keyword_args_describe_parameters": (
+        "Do it.\n\nKeyword Args:\n    b: Second.",
+        "Do it.",
+        {"b": "Second."},
+    ),
+    "google_note_and_example_sections_stay_out_of_the_description": (
+        "Do it.\n\nNote:\n    Carefully.\n\nExample:\n    fn(1)\n\nArgs:\n    a: First.",
+        "Do it.",
+        {"a": "First."},
+    ),
+    "text_without_sections_is_all_description": (
+        "Do it\nwith care.\n\nTwice.",
+        "Do it\nwith care.\n\nTwice.",
+        {},
+    ),
+    "rest_sphinx_param_fields": (
+        "Do it.\n\nCarefully.\n\n:param a: First,\n    continued.\n:type a: int\n"
+        ":param str b: Second.\n:returns: Nothing.\n:raises ValueError: Never.",
+        "Do it.\n\nCarefully.",
+        {"a": "First, continued.", "b": "Second."},
+    ),
+    "numpy_underlined_parameters_section": (
+        "Do it.\n\nCarefully.\n\nParameters\n----------\na : int\n    First,\n    continued.\n"
+        "b : str, optional\n    Second.\n\nReturns\n-------\nNone\n    Nothing.",
+        "Do it.\n\nCarefully.",
+        {"a": "First, continued.", "b": "Second."},
+    ),
+    "epydoc_param_fields": (
+        "Do it.\n\n@param a: First,\n    continued.\n@type a: int\n@param b: Second.\n"
+        "@return: Nothing.",
+        "Do it.",
+        {"a": "First, continued.", "b": "Second."},
+    ),
 }
 
 
 @pytest.mark.parametrize(
     ("doc", "description", "described"), DOCSTRINGS.values(), ids=DOCSTRINGS.keys()
 )
-def test_google_docstring_gives_descriptions(
+def test_docstring_gives_descriptions(
     doc: str, description: str | None, described: dict[str, str]
 ) -> None:
     contract = FunctionContract.from_function(_documented(doc))

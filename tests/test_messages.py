@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import base64
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
+import llmbridge
 from llmbridge import (
     ImageMessage,
     InvalidMessageError,
+    Message,
     MessageEnvelope,
     MultiModalMessage,
     Reasoning,
@@ -23,6 +27,8 @@ from llmbridge import (
     ToolCallMessageUpdate,
     ToolCallResultMessage,
     Usage,
+    dump_messages,
+    load_messages,
 )
 from tests.strategies import PNG
 
@@ -145,6 +151,80 @@ class TestImageMessage:
             ImageMessage(Role.USER, **kwargs)  # type: ignore[arg-type]
         assert info.value.field == field
         assert isinstance(info.value, ValueError)
+
+    @pytest.mark.parametrize(
+        "scheme", ["DATA", "Data", "dAtA"], ids=["upper-case", "capitalized", "mixed-case"]
+    )
+    def test_data_url_scheme_is_case_insensitive(self, scheme: str) -> None:
+        image = ImageMessage(Role.USER, f"{scheme}:image/png;BASE64,{b64(PNG)}")
+        assert (image.url, image.data, image.media_type) == (None, PNG, "image/png")
+
+    @pytest.mark.parametrize(
+        "url",
+        [
+            "https://example.com/cat.png",
+            "http://example.com/cat.png?size=2#top",
+            "HTTPS://EXAMPLE.COM/cat.png",
+            "Http://user@example.com:8080/cat.png",
+            "https://[2001:db8::1]/cat.png",
+            "gs://bucket/cat.png",
+            "GS://bucket/cat.png",
+        ],
+        ids=[
+            "https",
+            "http-with-query-and-fragment",
+            "upper-case-scheme",
+            "user-and-port",
+            "ipv6-host",
+            "gs-for-gemini",
+            "upper-case-gs",
+        ],
+    )
+    def test_absolute_web_and_gs_urls_are_urls(self, url: str) -> None:
+        image = ImageMessage(Role.USER, url)
+        assert (image.url, image.data) == (url, None)
+
+    @pytest.mark.parametrize(
+        "url",
+        [
+            "file:///home/me/cat.png",
+            "cat.png",
+            "/home/me/cat.png",
+            "ftp://example.com/cat.png",
+            "//example.com/cat.png",
+            "https:///cat.png",
+            "https://",
+            "gs:///cat.png",
+            "https:example.com/cat.png",
+            "https://[2001:db8::1/cat.png",
+            "javascript:alert(1)",
+        ],
+        ids=[
+            "file-url",
+            "relative-path",
+            "absolute-path",
+            "ftp-url",
+            "scheme-relative",
+            "empty-host",
+            "nothing-after-the-scheme",
+            "gs-without-bucket",
+            "no-double-slash",
+            "unclosed-ipv6-bracket",
+            "javascript-url",
+        ],
+    )
+    def test_urls_no_api_takes_are_refused_at_construction(self, url: str) -> None:
+        with pytest.raises(InvalidMessageError) as info:
+            ImageMessage(Role.USER, url)
+        assert (info.value.index, info.value.field) == (None, "url")
+
+    def test_loading_a_url_no_api_takes_names_the_message(self) -> None:
+        data = dump_messages(
+            [TextMessage(Role.USER, "look"), ImageMessage(Role.USER, "https://x/a.png")]
+        )
+        with pytest.raises(InvalidMessageError) as info:
+            load_messages(data.replace("https://x/a.png", "file:///home/me/cat.png"))
+        assert (info.value.index, info.value.field) == (1, "url")
 
 
 class TestMultiModalMessage:
@@ -274,3 +354,81 @@ def test_envelope_metadata_is_a_copy() -> None:
 def test_wrong_types_rejected(build: object) -> None:
     with pytest.raises(InvalidMessageError):
         build()  # type: ignore[operator]
+
+
+def _cached(image: ImageMessage) -> ImageMessage:
+    """``image`` with its base64 and data-URL caches filled, as after a first conversion."""
+    assert image.data_url
+    assert image.base64_data
+    return image
+
+
+ONE_OF_EACH: dict[str, Message] = {
+    "text": TextMessage(Role.ASSISTANT, "x", "bot", finish_reason="stop"),
+    "image-url": ImageMessage(Role.USER, "https://x/a.png", "user", detail="low"),
+    "image-data-with-filled-caches": _cached(ImageMessage(Role.USER, data=PNG, detail="high")),
+    "multimodal": MultiModalMessage(
+        Role.USER, [TextMessage(Role.USER, "see"), ImageMessage(Role.USER, data=PNG)]
+    ),
+    "tool-call": ToolCallMessage(CALLS, "bot", content="calling"),
+    "tool-call-result": ToolCallResultMessage(CALLS, "bot"),
+    "tool-call-aggregate": ToolCallAggregateMessage(
+        ToolCallMessage(CALLS), ToolCallResultMessage(CALLS), "bot"
+    ),
+    "text-update": TextMessageUpdate(Role.ASSISTANT, "delta", "bot"),
+    "reasoning-update": ReasoningMessageUpdate("hmm", "bot"),
+    "tool-call-update": ToolCallMessageUpdate("f", '{"a"', "bot", index=1, tool_call_id="c"),
+    "envelope": MessageEnvelope({"role": "user", "content": "x"}, "bot", metadata={"k": 1}),
+}
+
+
+def test_one_of_each_covers_every_message_type() -> None:
+    exported = {
+        value
+        for value in vars(llmbridge).values()
+        if isinstance(value, type) and issubclass(value, Message) and value is not Message
+    }
+    assert {type(message) for message in ONE_OF_EACH.values()} == exported
+
+
+@pytest.mark.parametrize("message", ONE_OF_EACH.values(), ids=ONE_OF_EACH.keys())
+def test_replace_works_on_every_message_type(message: Message) -> None:
+    changed = dataclasses.replace(message, from_="someone")  # type: ignore[type-var]
+    assert type(changed) is type(message)
+    assert changed.from_ == "someone"
+    assert dataclasses.replace(changed, from_=message.from_) == message  # type: ignore[type-var]
+
+
+def test_replace_on_an_image_recomputes_its_caches() -> None:
+    image = ONE_OF_EACH["image-data-with-filled-caches"]
+    assert isinstance(image, ImageMessage)
+    jpeg = dataclasses.replace(image, data=JPEG)
+    assert (jpeg.media_type, jpeg.base64_data) == ("image/jpeg", b64(JPEG))
+    assert jpeg.data_url == f"data:image/jpeg;base64,{b64(JPEG)}"
+
+
+def test_generic_envelope_constructs() -> None:
+    payload = {"role": "user", "content": "x"}
+    envelope = MessageEnvelope[dict[str, str]](payload, "bot")
+    assert envelope == MessageEnvelope(payload, "bot")
+    assert envelope.content is payload
+
+
+def test_envelope_metadata_is_read_only() -> None:
+    envelope = MessageEnvelope({"role": "user"}, "bot", metadata={"k": 1})
+    with pytest.raises(TypeError):
+        envelope.metadata["k"] = 2  # type: ignore[index]
+    assert envelope.metadata == {"k": 1}
+    assert MessageEnvelope({}).metadata == {}
+
+
+def test_envelope_equality_and_copies_keep_the_metadata() -> None:
+    envelope = MessageEnvelope({"role": "user"}, "bot", metadata={"k": [1]})
+    assert envelope == MessageEnvelope({"role": "user"}, "bot", metadata={"k": [1]})
+    assert envelope != MessageEnvelope({"role": "user"}, "bot", metadata={"k": [2]})
+    assert hash(envelope) == hash(MessageEnvelope({"other": 1}, "bot"))  # from_ only
+    for copied in (copy.deepcopy(envelope), pickle.loads(pickle.dumps(envelope))):
+        assert copied == envelope
+        assert copied.metadata["k"] is not envelope.metadata["k"]
+        with pytest.raises(TypeError):
+            copied.metadata["k"] = 2  # type: ignore[index]

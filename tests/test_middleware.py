@@ -11,6 +11,7 @@ from llmbridge import (
     Agent,
     DelegateMiddleware,
     GenerateReplyOptions,
+    ImageMessage,
     Message,
     MiddlewareAgent,
     MiddlewareContext,
@@ -30,6 +31,7 @@ from llmbridge import (
     stream,
 )
 from llmbridge.testing import EchoAgent
+from tests.strategies import PNG
 
 
 class Recorder:
@@ -114,12 +116,15 @@ async def test_every_middleware_sees_innermost_name() -> None:
     assert log == ["c:inner", "b:inner", "a:inner"]
 
 
-async def test_explicit_name_is_seen_by_middlewares() -> None:
+@pytest.mark.parametrize("path", ["send", "stream"])
+async def test_renamed_chain_shows_every_middleware_the_innermost_name(path: str) -> None:
     log: list[str] = []
-    agent = MiddlewareAgent(EchoAgent("inner"), [Recorder("a", log)], name="outer")
-    reply = await agent.send("x")
-    assert agent.name == "outer"
-    assert log == ["a:outer"]
+    inner = MiddlewareStreamingAgent(EchoAgent("inner"), [Recorder("a", log)], name="middle")
+    agent = MiddlewareStreamingAgent(inner, [Recorder("b", log), Recorder("c", log)], name="outer")
+    reply = await agent.send("x") if path == "send" else (await collect(agent.stream("x")))[-1]
+    assert (agent.name, inner.name) == ("outer", "middle")
+    prefix = "" if path == "send" else "stream:"
+    assert log == [f"c:{prefix}inner", f"b:{prefix}inner", f"a:{prefix}inner"]
     assert reply.from_ == "inner"
 
 
@@ -253,6 +258,15 @@ async def test_send_builds_history_and_wraps_strings() -> None:
     reply = await send(EchoAgent("e"), "question", chat_history=history)
     assert reply == TextMessage(Role.USER, "question", "e")
     assert await send(EchoAgent("e"), chat_history=history) == TextMessage(Role.SYSTEM, "sys", "e")
+
+
+async def test_echo_agent_echoes_images() -> None:
+    image = ImageMessage(Role.USER, data=PNG, detail="low")
+    assert image.base64_data  # the cache filled, as after a conversion
+    reply = await EchoAgent("e").send(image)
+    assert reply == ImageMessage(Role.USER, data=PNG, from_="e", detail="low")
+    streamed = await collect(EchoAgent("e").stream(image))
+    assert streamed == [reply]
 
 
 async def test_echo_agent_requires_a_message() -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from llmbridge._names import NAME_PATTERN, sanitize_identifier, shorten_identifier
+from llmbridge.kit._names import NAME_PATTERN, sanitize_identifier, shorten_identifier
 
 
 @pytest.mark.parametrize("name", ["bot", "a-b_c", "A1", "x" * 64])

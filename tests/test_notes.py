@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from llmbridge import ConversionNote, InvalidMessageError, UnsupportedMessageError
-from llmbridge._notes import NoteKind, NoteRecorder, log_notes
+from llmbridge.kit._notes import NoteKind, NoteRecorder, log_notes
 
 LOSSY: list[NoteKind] = ["dropped", "renamed"]
 LOSSLESS: list[NoteKind] = ["merged", "repaired", "omitted"]
@@ -16,7 +16,7 @@ LOSSLESS: list[NoteKind] = ["merged", "repaired", "omitted"]
 @pytest.mark.parametrize("kind", LOSSY + LOSSLESS)
 def test_lenient_records_every_kind(kind: NoteKind) -> None:
     recorder = NoteRecorder(strict_mode=False)
-    recorder.note(4, kind, "detail")
+    recorder.record(4, kind, "detail")
     assert recorder.notes == [ConversionNote(4, kind, "detail")]
 
 
@@ -24,7 +24,7 @@ def test_lenient_records_every_kind(kind: NoteKind) -> None:
 def test_strict_raises_for_lossy_kinds(kind: NoteKind) -> None:
     recorder = NoteRecorder(strict_mode=True)
     with pytest.raises(InvalidMessageError) as info:
-        recorder.note(4, kind, "name cannot be sent", field="from_")
+        recorder.record(4, kind, "name cannot be sent", field="from_")
     assert (info.value.index, info.value.field) == (4, "from_")
     assert recorder.notes == []
 
@@ -32,16 +32,18 @@ def test_strict_raises_for_lossy_kinds(kind: NoteKind) -> None:
 @pytest.mark.parametrize("kind", LOSSLESS)
 def test_strict_records_lossless_kinds(kind: NoteKind) -> None:
     recorder = NoteRecorder(strict_mode=True)
-    recorder.note(1, kind, "detail")
+    recorder.record(1, kind, "detail")
     assert len(recorder.notes) == 1
 
 
 def test_unsupported() -> None:
     lenient = NoteRecorder(strict_mode=False)
-    lenient.unsupported(2, "Foo cannot be sent")
+    lenient.record(2, "dropped", "Foo cannot be sent", error=UnsupportedMessageError)
     assert lenient.notes == [ConversionNote(2, "dropped", "Foo cannot be sent")]
     with pytest.raises(UnsupportedMessageError) as info:
-        NoteRecorder(strict_mode=True).unsupported(2, "Foo cannot be sent")
+        NoteRecorder(strict_mode=True).record(
+            2, "dropped", "Foo cannot be sent", error=UnsupportedMessageError
+        )
     assert info.value.index == 2
 
 

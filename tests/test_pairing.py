@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from llmbridge import (
     ImageMessage,
@@ -19,7 +21,18 @@ from llmbridge import (
     ToolCallResultMessage,
     check_tool_pairing,
 )
-from llmbridge._pairing import repair_tool_pairing
+from llmbridge.kit import PreparedConversation, ToolIdRule, prepare_conversation
+from llmbridge.kit._names import shorten_identifier
+from llmbridge.kit._repair import IdAssigner
+
+
+def repair_tool_pairing(
+    messages: list[Message], *, agent_name: str, max_id_length: int | None = None
+) -> PreparedConversation:
+    """The pairing step's repairs (and ids) for a target whose ids have at most that length."""
+    rule = None if max_id_length is None else ToolIdRule(max_length=max_id_length)
+    return prepare_conversation(messages, agent_name=agent_name, tool_id_rule=rule)
+
 
 AGENT = "bot"
 
@@ -178,8 +191,8 @@ def test_repeated_fallback_ids_get_suffixes_in_call_and_result() -> None:
     assert second_result.tool_calls[0].tool_call_id == "now_0_1"
     assert [(n.index, n.kind) for n in repaired.notes] == [(3, "repaired")]
     assert "now_0 -> now_0_1" in repaired.notes[0].detail
-    # the first round keeps its (implicit) fallback id untouched
-    assert repaired.messages[1] is round_one[0]
+    # the first round is sent with its fallback id, materialized, and no note
+    assert repaired.messages[1] == ToolCallMessage([call("now", "now_0")])
 
 
 def test_repeated_ids_in_aggregates() -> None:
@@ -243,3 +256,60 @@ def test_repeated_id_in_one_call_message_waits_for_every_result() -> None:
         USER,
     ]
     check_tool_pairing(messages, agent_name=AGENT)
+
+
+class _CountingSet(set[str]):
+    """A set that counts membership probes."""
+
+    probes = 0
+
+    def __contains__(self, item: object) -> bool:
+        self.probes += 1
+        return super().__contains__(item)
+
+
+def test_repeated_ids_are_made_unique_in_linear_probes() -> None:
+    rounds = 2_000
+    rewriter = IdAssigner(None, unique=True)
+    rewriter._used = used = _CountingSet()
+    for _ in range(rounds):
+        rewriter.calls(ToolCallMessage([call("now", None)]), [])
+    assert len(used) == rounds
+    # One probe per call and one per taken candidate; probing from _1 each time made it
+    # rounds**2 / 2.
+    assert used.probes <= 2 * rounds
+
+
+def _probing_from_the_start(ids: list[str], max_length: int | None) -> list[str]:
+    """The suffixes as the repair first gave them: candidates tried from the id itself."""
+
+    def fit(text: str) -> str:
+        return text if max_length is None else shorten_identifier(text, max_length)
+
+    used: set[str] = set()
+    out = []
+    for original in ids:
+        candidate, suffix = fit(original), 1
+        while candidate in used:
+            candidate, suffix = fit(f"{original}_{suffix}"), suffix + 1
+        used.add(candidate)
+        out.append(candidate)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ids=st.lists(st.sampled_from(["a", "a_1", "a_2", "a_1_1", "b", "b_1", "x" * 12]), max_size=30),
+    max_length=st.sampled_from([None, 10, 12]),
+)
+def test_suffixes_equal_those_of_probing_from_the_start(
+    ids: list[str], max_length: int | None
+) -> None:
+    rewriter = IdAssigner(
+        None if max_length is None else ToolIdRule(max_length=max_length), unique=True
+    )
+    given_ids = []
+    for original in ids:
+        message = rewriter.calls(ToolCallMessage([call("f", original)]), [])
+        given_ids.append(message.tool_calls[0].tool_call_id)
+    assert given_ids == _probing_from_the_start(ids, max_length)

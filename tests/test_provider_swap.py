@@ -24,11 +24,12 @@ from llmbridge import (
     ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
+    ToolCallResultMessage,
     register_default_connector,
     register_message_connector,
     register_middleware,
 )
-from llmbridge._connectors import _DEFAULTS
+from llmbridge._agents._registry import _DEFAULTS
 from llmbridge.anthropic import AnthropicChatAgent, AnthropicMessageConnector
 from llmbridge.openai import OpenAIChatAgent, OpenAIChatRequestMessageConnector
 from llmbridge.testing import EchoAgent, ScriptedProvider
@@ -138,6 +139,44 @@ async def test_both_providers_answer_every_call_in_the_next_request(path: str) -
     ]
     anthropic_last = anthropic_scripted.bodies()[-1]["messages"][-1]["content"]
     assert [block["tool_use_id"] for block in anthropic_last] == ["call_7", "call_8"]
+
+
+OWN_HISTORY: list[Message] = [
+    TextMessage(Role.USER, "Weather in Rome?"),
+    ToolCallMessage(CALLS[:1], AGENT),
+    ToolCallResultMessage(
+        [ToolCall("get_weather", '{"city": "Rome"}', tool_call_id="call_7", result="24C")]
+    ),
+    TextMessage(Role.ASSISTANT, "24C in Rome.", AGENT),
+    TextMessage(Role.USER, "Thanks."),
+]
+# Self detection: the agent's own call and text are assistant turns, the rest user turns.
+OWN_ROLES = {
+    "openai": ["user", "assistant", "tool", "assistant", "user"],
+    "anthropic": ["user", "assistant", "user", "assistant", "user"],
+}
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@PATHS
+async def test_renamed_outer_agent_still_sends_its_own_history_as_self(
+    provider: str, path: str
+) -> None:
+    scripted = ScriptedProvider(["You are welcome."])
+    connector = (
+        OpenAIChatRequestMessageConnector() if provider == "openai" else AnthropicMessageConnector()
+    )
+    agent = MiddlewareStreamingAgent(provider_agent(provider, scripted), [connector], name="outer")
+
+    if path == "send":
+        reply = await agent.send(chat_history=OWN_HISTORY)
+    else:
+        reply = [m async for m in agent.stream(chat_history=OWN_HISTORY)][-1]
+
+    assert agent.name == "outer"
+    assert reply.from_ == AGENT
+    sent = scripted.bodies()[-1]["messages"]
+    assert [message["role"] for message in sent] == OWN_ROLES[provider]
 
 
 async def passthrough(context: MiddlewareContext, agent: Agent) -> Message:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from llmbridge import ToolCall, ToolCallMessageUpdate
-from llmbridge._tool_calls import ToolCallAccumulator, tool_call_id_or_fallback
+from llmbridge.kit._tool_calls import ToolCallAccumulator, tool_call_id_or_fallback
 
 
 def test_fallback_uses_position() -> None:

@@ -3,15 +3,38 @@
 Core names live here; provider connectors and agents in ``llmbridge.openai`` and
 ``llmbridge.anthropic``; the test kit in ``llmbridge.testing``. Importing this package never
 imports a provider SDK.
+
+Conversion notes and tool failures are logged to the ``llmbridge`` logger, which has a
+``NullHandler``: nothing is printed until the application configures logging.
 """
 
 from __future__ import annotations
 
-from llmbridge._agents import Agent, GenerateReplyOptions, StreamingAgent, send, stream
-from llmbridge._connectors import (
+import logging
+
+from llmbridge._agents import (
+    Agent,
     Connector,
+    DelegateMiddleware,
+    GenerateReplyOptions,
+    Middleware,
+    MiddlewareAgent,
+    MiddlewareContext,
+    MiddlewareStreamingAgent,
+    PrintMessageMiddleware,
+    StreamingAgent,
+    StreamingMiddleware,
+    format_message,
     register_default_connector,
     register_message_connector,
+    register_middleware,
+    register_post_process,
+    register_pre_process,
+    register_print_message,
+    register_streaming_middleware,
+    register_tracing,
+    send,
+    stream,
 )
 from llmbridge._errors import (
     AuthenticationError,
@@ -28,8 +51,7 @@ from llmbridge._errors import (
     StreamInterruptedError,
     UnsupportedMessageError,
 )
-from llmbridge._function_call import FunctionCallMiddleware
-from llmbridge._functions import FunctionContract, function
+from llmbridge._functions import FunctionCallMiddleware, FunctionContract, function
 from llmbridge._messages import (
     ImageMessage,
     Message,
@@ -47,25 +69,16 @@ from llmbridge._messages import (
     ToolCallResultMessage,
     Usage,
 )
-from llmbridge._middleware import (
-    DelegateMiddleware,
-    Middleware,
-    MiddlewareAgent,
-    MiddlewareContext,
-    MiddlewareStreamingAgent,
-    StreamingMiddleware,
-    register_middleware,
-    register_post_process,
-    register_pre_process,
-    register_streaming_middleware,
-)
-from llmbridge._notes import ConversionNote
-from llmbridge._pairing import check_tool_pairing
-from llmbridge._printing import PrintMessageMiddleware, format_message, register_print_message
-from llmbridge._serialization import dump_messages, load_messages
-from llmbridge._tracing import register_tracing
+from llmbridge._messages._serialization import dump_messages, load_messages
+from llmbridge.kit._conversation import check_tool_pairing
+from llmbridge.kit._notes import ConversionNote
 
 __version__ = "0.1.0"
+"""The installed version; the one place it is written (the package metadata reads it too)."""
+
+# A library never configures logging; the NullHandler keeps Python's last-resort handler from
+# printing our warnings to stderr when the application has not configured logging either.
+logging.getLogger("llmbridge").addHandler(logging.NullHandler())
 
 __all__ = [
     "Agent",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from llmbridge._cli import main
+from llmbridge.cli._main import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -45,6 +45,7 @@ __all__ = [
     "StreamInterruptedError",
     "UnsupportedMessageError",
     "api_error_for_status",
+    "api_error_text",
     "redact_secrets",
     "retry_after_seconds",
 ]
@@ -204,6 +205,25 @@ _STATUS_CLASSES: Final[dict[int, type[ProviderAPIError]]] = {
     529: ProviderUnavailableError,
 }
 _RETRYABLE_STATUSES: Final = frozenset({408, 409, 429, 529})
+
+
+def api_error_text(
+    provider: str, message: str, *, status_code: int | None = None, error_type: str | None = None
+) -> str:
+    """The one wording of provider API errors, the same for every provider.
+
+    ``"<Provider> API error (HTTP <status>, <type>): <message>"``; ``(HTTP <status>)`` alone
+    when there is no type, ``(<type>)`` alone when there is no status (a stream error event;
+    ``connection error`` and ``timeout`` for failures without a response), and no parentheses
+    when neither is known. ``provider`` is the display name (``OpenAI``, ``Anthropic``).
+    """
+    http = None if status_code is None else f"HTTP {status_code}"
+    where = ", ".join(part for part in (http, error_type) if part)
+    return (
+        f"{provider} API error ({where}): {message}"
+        if where
+        else f"{provider} API error: {message}"
+    )
 
 
 def api_error_for_status(status_code: int | None) -> tuple[type[ProviderAPIError], bool]:

@@ -78,7 +78,7 @@ LOSSLESS = [
     pytest.param(
         [ImageMessage(Role.USER, "https://example.com/cat.png", detail="high")],
         [user(URL_IMAGE)],
-        [],
+        [(0, "omitted")],  # detail: Anthropic has no such field
         id="image_url_becomes_url_source_never_downloaded",
     ),
     pytest.param(
@@ -268,9 +268,9 @@ LOSSLESS = [
     ),
     pytest.param(
         [MessageEnvelope({"role": "user", "content": "raw"}), TextMessage(Role.USER, "b")],
-        [{"role": "user", "content": "raw"}, user(text("b"))],
-        [],
-        id="envelope_of_dict_passes_through_unmerged",
+        [user(text("raw"), text("b"))],
+        [(1, "merged")],
+        id="envelope_of_a_user_dict_merges_with_the_next_user_turn",
     ),
 ]
 
@@ -574,16 +574,31 @@ def test_envelope_of_dict_is_the_same_object() -> None:
     assert request.messages[0] is raw
 
 
-def test_merging_never_touches_a_passed_through_dict() -> None:
-    raw = {"role": "user", "content": [text("raw")]}
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        pytest.param(["a"], ["b"], user(text("a"), text("raw"), text("b")), id="between"),
+        pytest.param([], ["b"], user(text("raw"), text("b")), id="opening_the_turn"),
+    ],
+)
+def test_merging_with_a_passed_through_dict_never_changes_it(
+    before: list[str], after: list[str], expected: Any
+) -> None:
+    blocks = [text("raw")]
+    raw = {"role": "user", "content": blocks}
 
     request = convert(
-        [TextMessage(Role.USER, "a"), MessageEnvelope(raw), TextMessage(Role.USER, "b")],
+        [
+            *(TextMessage(Role.USER, t) for t in before),
+            MessageEnvelope(raw),
+            *(TextMessage(Role.USER, t) for t in after),
+        ],
         check_pairing=False,
     )
 
-    assert request.messages == [user(text("a")), raw, user(text("b"))]
+    assert request.messages == [expected]
     assert raw == {"role": "user", "content": [text("raw")]}
+    assert raw["content"] is blocks
 
 
 def test_merged_turns_are_new_lists_not_the_first_messages() -> None:

@@ -16,12 +16,14 @@ from benchmarks.conversation import (
     openai_stream,
 )
 from benchmarks.convert import ConversionResult, run_conversion
+from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.memory import deep_size, run_memory
 from benchmarks.report import conversion_table
 from benchmarks.streams import StreamShape, run_streams
 from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference
 from benchmarks.tracing import run_tracing
-from llmbridge import ImageMessage, Role, TextMessage, check_tool_pairing
+from llmbridge import ImageMessage, Role, TextMessage, ToolCallMessage, check_tool_pairing
+from llmbridge.openai import to_openai
 
 ONCE = Settings(min_time=0.0, repeats=1)
 TINY_STREAM = StreamShape(text_deltas=5, calls=2, fragments=4)
@@ -94,6 +96,26 @@ def test_memory_benchmark_runs_once_and_measures_the_payload() -> None:
         assert result.first_peak > 0
 
 
+@pytest.mark.parametrize("ids", [False, True], ids=["calls_without_ids", "calls_with_unique_ids"])
+def test_loop_conversation_pairs_and_repairs_only_without_ids(ids: bool) -> None:
+    messages = loop_conversation(5, ids=ids)
+    assert len(messages) == 15
+    calls = [message for message in messages if isinstance(message, ToolCallMessage)]
+    assert all((call.tool_calls[0].tool_call_id is not None) == ids for call in calls)
+    check_tool_pairing(messages, agent_name=AGENT)
+    kinds = [note.kind for note in to_openai(messages, agent_name=AGENT).notes]
+    assert kinds == ([] if ids else ["repaired"] * 4)  # each round after the first repeats now_0
+
+
+def test_id_repair_benchmark_runs_once_per_provider_and_loop_length() -> None:
+    results = run_id_repair((4, 2), ONCE)
+    assert [(result.provider, result.rounds) for result in results] == [
+        ("openai", 2), ("openai", 4), ("anthropic", 2), ("anthropic", 4)
+    ]  # fmt: skip
+    assert all(result.no_ids_us > 0 and result.unique_ids_us > 0 for result in results)
+    assert [result.growth for result in results[::2]] == [1.0, 1.0]
+
+
 def test_tracing_benchmark_runs_once_for_both_providers_and_paths() -> None:
     results = run_tracing(10, ONCE)
     assert [(result.provider, result.path) for result in results] == [
@@ -160,11 +182,16 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     main(
         ["--messages", "20", "--min-time", "0", "--repeats", "1", "--text-deltas", "3",
          "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01",
-         "--traced-messages", "10"]
+         "--rounds", "3", "6", "--traced-messages", "10"]
     )  # fmt: skip
     out = capsys.readouterr().out
-    rows = ("| `to_openai` | 20 |", "| `to_anthropic` | 20 |", "| openai | 10 |",
-            "| anthropic | stream | 10 |")  # fmt: skip
+    rows = (
+        "| `to_openai` | 20 |",
+        "| `to_anthropic` | 20 |",
+        "| openai | 10 |",
+        "| `to_openai` | 6 |",
+        "| anthropic | stream | 10 |",
+    )
     for row in rows:
         assert row in out
-    assert out.count("| `to_openai` |") == 2  # conversion and memory tables
+    assert out.count("| `to_openai` |") == 4  # conversion, memory and two id-repair rows

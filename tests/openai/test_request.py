@@ -176,7 +176,7 @@ CONVERTING = [
     ),
     pytest.param(
         ToolCallResultMessage(
-            [ToolCall("now", "", result=None), ToolCall("now", "", result="12:00", is_error=True)]
+            [ToolCall("now", "", result=None), ToolCall("now", "", result="12:00")]
         ),
         [{"role": "tool", "tool_call_id": "now_1", "content": "12:00"}],
         id="tool_results_skip_missing_results_and_keep_original_positions",
@@ -527,7 +527,7 @@ def test_conversion_never_mutates_its_input() -> None:
 
 
 def test_image_is_base64_encoded_once_across_requests(monkeypatch: pytest.MonkeyPatch) -> None:
-    import llmbridge._messages as messages_module
+    import llmbridge._messages._types as messages_module
 
     encoded: list[bytes] = []
     real = messages_module.base64.b64encode

@@ -17,6 +17,7 @@ from pydantic import TypeAdapter
 from llmbridge import LLMBridgeError, Message
 from llmbridge.anthropic import to_anthropic
 from llmbridge.openai import to_openai
+from llmbridge.testing import anthropic_message, anthropic_stream_events, anthropic_tool_use_block
 from tests.anthropic.wire import assert_valid_request
 from tests.corpus import AGENT
 from tests.openai import wire as openai_wire
@@ -174,6 +175,21 @@ def anthropic_message_model(data: dict[str, Any]) -> AnthropicMessage:
 def anthropic_event_models(events: Sequence[dict[str, Any]]) -> list[Any]:
     """SDK event objects, pings dropped (the SDK drops them too)."""
     return [_EVENT.validate_python(event) for event in events if event["type"] != "ping"]
+
+
+def anthropic_tool_stream(partial_json: list[str], stop_reason: str) -> list[dict[str, Any]]:
+    """Anthropic events of one ``tool_use`` block (``toolu_1``, ``get_weather``) whose arguments
+    arrive as ``partial_json``."""
+    body = anthropic_message(
+        [anthropic_tool_use_block("toolu_1", "get_weather")], stop_reason=stop_reason
+    )
+    events = anthropic_stream_events(body)
+    start = next(i for i, e in enumerate(events) if e["type"] == "content_block_start")
+    deltas = [
+        {"type": "content_block_delta", "index": 0, "delta": delta}
+        for delta in ({"type": "input_json_delta", "partial_json": p} for p in partial_json)
+    ]
+    return events[: start + 1] + deltas + events[start + 1 :]
 
 
 async def drain(stream: AsyncIterator[Any], into: list[Any]) -> None:

@@ -3,7 +3,8 @@
 Each case states what llmbridge does in lenient and in strict mode: a typed error naming the
 message index and field, or the payload it sends and the notes it records. Rows outside the
 neutral model are checked where they arise: agent options, replies, streams, the function
-runner. The README's "Rules for bad input" table lists the same policies.
+runner. The documentation's "Rules for bad input" page (docs/bad-inputs.md) lists the same
+policies.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ from tests.reliability.helpers import (
     a_user,
     anthropic_event_models,
     anthropic_message_model,
+    anthropic_tool_stream,
     convert,
     drain,
     expect,
@@ -191,20 +193,6 @@ def final_of(provider: Provider, events: list[dict[str, Any]]) -> Message:
     return openai_final(events) if provider == "openai" else anthropic_final(events)
 
 
-def tool_stream(partial_json: list[str], stop_reason: str) -> list[dict[str, Any]]:
-    """Anthropic events of one ``tool_use`` block whose arguments arrive as ``partial_json``."""
-    body = anthropic_message(
-        [anthropic_tool_use_block("toolu_1", "get_weather")], stop_reason=stop_reason
-    )
-    events = anthropic_stream_events(body)
-    start = next(i for i, e in enumerate(events) if e["type"] == "content_block_start")
-    deltas = [
-        {"type": "content_block_delta", "index": 0, "delta": delta}
-        for delta in ({"type": "input_json_delta", "partial_json": p} for p in partial_json)
-    ]
-    return events[: start + 1] + deltas + events[start + 1 :]
-
-
 def openai_agent(router: respx.Router, **kwargs: Any) -> OpenAIChatAgent:
     return OpenAIChatAgent(openai_client(router), name=AGENT, model="gpt-test", **kwargs)
 
@@ -281,7 +269,7 @@ async def _row07(p: Provider) -> None:
             final = openai_final(chunks)
         else:
             final = anthropic_final(
-                tool_stream(['{"city"', ': "Par'], "tool_use"), strict_mode=strict_mode
+                anthropic_tool_stream(['{"city"', ': "Par'], "tool_use"), strict_mode=strict_mode
             )
         assert isinstance(final, ToolCallMessage)
         assert final.tool_calls[0].function_arguments == truncated  # raw text, never a half-object
@@ -473,7 +461,8 @@ def _row23(p: Provider) -> None:
     messages = [USER, calls(call(odd)), results(answer(odd))]
     if p == "openai":  # OpenAI limits the length only
         short = "functions.eval:301xxxxxxxxxxxxx_b8c948a4"
-        expect(p, messages, Sends(call_ids, [short, short], [(1, "repaired")]))
+        # One rule for every target: each message whose ids were rewritten has its note.
+        expect(p, messages, Sends(call_ids, [short, short], [(1, "repaired"), (2, "repaired")]))
     else:  # Anthropic limits the characters only
         clean = "functions_eval_301" + "x" * 30 + "_b8c948a4"
         expect(p, messages, Sends(call_ids, [clean, clean], [(1, "repaired"), (2, "repaired")]))
@@ -563,7 +552,8 @@ def _row30(p: Provider) -> None:
 def _row31(p: Provider) -> None:
     messages = [USER, calls(call("c1")), results(answer("c1", "", is_error=True))]
     if p == "openai":
-        expect(p, messages, Sends(lambda r: r.messages[-1], o_tool("c1", "")))
+        # is_error has no field in a tool message: omitted, with a note.
+        expect(p, messages, Sends(lambda r: r.messages[-1], o_tool("c1", ""), [(2, "omitted")]))
     else:
         text = "The tool failed without output."
         last = a_user(a_result("c1", text, is_error=True))
@@ -854,20 +844,19 @@ async def test_bad_input(case: Callable[[], Any]) -> None:
         await outcome
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "bad-inputs.md"
 
 
-def readme_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    return text.split("\n## Rules for bad input\n", 1)[1].split("\n## ", 1)[0]
+def page_text() -> str:
+    return PAGE.read_text(encoding="utf-8")
 
 
-def test_the_readme_table_has_one_row_per_case() -> None:
-    rows = [int(match) for match in re.findall(r"^\| (\d+) \|", readme_section(), re.M)]
+def test_the_documented_table_has_one_row_per_case() -> None:
+    rows = [int(match) for match in re.findall(r"^\| (\d+) \|", page_text(), re.M)]
     assert rows == list(range(1, 51))
 
 
-def test_the_readme_snippet_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    (code,) = re.findall(r"```python\n(.*?)```", readme_section(), re.S)
-    exec(compile(code, "README.md: Rules for bad input", "exec"), {"__name__": "readme"})
+def test_the_documented_snippet_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    (code,) = re.findall(r"```python\n(.*?)```", page_text(), re.S)
+    exec(compile(code, "docs/bad-inputs.md", "exec"), {"__name__": "docs"})
     assert capsys.readouterr().out.split() == ["0", "data", "5242880", "1"]

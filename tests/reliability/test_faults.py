@@ -249,3 +249,35 @@ async def test_a_failure_after_the_stream_started_is_not_retried(provider: Provi
     assert error.retryable  # retrying is the caller's call: output was already delivered
     assert route.call_count == 1
     assert "".join(m.get_content() or "" for m in received) == "Hello"
+
+
+# -- one wording for API errors across providers ------------------------------------------
+
+DISPLAY = {"openai": "OpenAI", "anthropic": "Anthropic"}
+WORDING = [
+    pytest.param("401", "(HTTP 401, authentication_error): invalid x-api-key", id="http-401"),
+    pytest.param("reset", "(connection error): Connection error.", id="connection-reset"),
+    pytest.param("timeout", "(timeout): Request timed out", id="timeout"),
+]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize(("fault", "wording"), WORDING)
+async def test_both_providers_word_an_api_error_the_same(
+    fault: str, wording: str, provider: Provider
+) -> None:
+    router = respx.Router()
+    route = router.post(URL[provider])
+    if fault == "401":
+        body = {"type": "authentication_error", "message": "invalid x-api-key"}
+        if provider == "anthropic":
+            route.mock(return_value=httpx.Response(401, json={"type": "error", "error": body}))
+        else:
+            route.mock(return_value=httpx.Response(401, json={"error": {**body, "code": None}}))
+    else:
+        mock_before_reply(route, provider, fault)
+
+    error, _ = await fail(connected(provider, router), streaming=False)
+
+    # The text after the prefix is the API's or the SDK's own (Anthropic's timeout text goes on).
+    assert str(error).startswith(f"{DISPLAY[provider]} API error {wording}")

@@ -12,6 +12,7 @@ import respx
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind, StatusCode
 
+import llmbridge
 from llmbridge import (
     Agent,
     GenerateReplyOptions,
@@ -75,6 +76,25 @@ async def test_a_reply_is_one_client_span_named_chat_model(
     assert span.events == ()
 
 
+async def test_spans_and_metrics_come_from_the_llmbridge_scope_at_its_version(
+    telemetry: Telemetry,
+) -> None:
+    router = respx.Router()
+    router.post(WINGS["openai"].url).mock(return_value=WINGS["openai"].text_reply())
+
+    await traced("openai", router, telemetry).send("Hi")
+
+    scope = telemetry.span().instrumentation_scope
+    assert scope is not None
+    assert (scope.name, scope.version) == ("llmbridge", llmbridge.__version__)
+    data = telemetry.reader.get_metrics_data()
+    assert data is not None
+    scopes = {
+        (s.scope.name, s.scope.version) for r in data.resource_metrics for s in r.scope_metrics
+    }
+    assert scopes == {("llmbridge", llmbridge.__version__)}
+
+
 @pytest.mark.parametrize("provider", PROVIDERS)
 async def test_a_stream_is_one_span_ending_after_the_complete_message(
     provider: Provider, telemetry: Telemetry
@@ -136,18 +156,24 @@ async def test_request_settings_are_recorded_from_the_options(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-async def test_a_model_named_in_the_options_is_the_requested_model(
+async def test_a_model_named_in_the_options_is_refused_and_the_span_names_the_agents_model(
     provider: Provider, telemetry: Telemetry
 ) -> None:
+    # The agents set the model themselves and refuse it in options.extra: it is never requested.
     router = respx.Router()
-    router.post(WINGS[provider].url).mock(return_value=WINGS[provider].text_reply())
+    route = router.post(WINGS[provider].url).mock(return_value=WINGS[provider].text_reply())
     options = GenerateReplyOptions(extra={"model": "override-1"})
 
-    await traced(provider, router, telemetry).send("Hi", options=options)
+    with pytest.raises(ValueError, match="'model' is set by"):
+        await traced(provider, router, telemetry).send("Hi", options=options)
 
     span = telemetry.span()
-    assert span.name == "chat override-1"
-    assert (span.attributes or {})["gen_ai.request.model"] == "override-1"
+    attributes = dict(span.attributes or {})
+    assert span.name == f"chat {WINGS[provider].model}"
+    assert attributes["gen_ai.request.model"] == WINGS[provider].model
+    assert attributes["error.type"] == "ValueError"
+    assert span.status.status_code is StatusCode.ERROR
+    assert not route.called
 
 
 @pytest.mark.parametrize("streaming", [False, True], ids=["send", "stream"])

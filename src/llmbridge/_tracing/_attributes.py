@@ -24,18 +24,12 @@ from opentelemetry.semconv._incubating.attributes.openai_attributes import (
 from opentelemetry.semconv.attributes.error_attributes import ERROR_TYPE
 from opentelemetry.semconv.attributes.http_attributes import HTTP_RESPONSE_STATUS_CODE
 
-from llmbridge import (
-    LLMBridgeError,
-    ProviderAPIError,
-    ProviderResponseError,
-    TextMessage,
-    ToolCallAggregateMessage,
-    ToolCallMessage,
-    Usage,
-)
+from llmbridge._errors import LLMBridgeError, ProviderAPIError, ProviderResponseError
+from llmbridge._messages import TextMessage, ToolCallAggregateMessage, ToolCallMessage, Usage
 
 if TYPE_CHECKING:
-    from llmbridge import GenerateReplyOptions, Message, ToolCall
+    from llmbridge._agents._protocols import GenerateReplyOptions
+    from llmbridge._messages import Message, ToolCall
 
 __all__ = [
     "CANCELLED",

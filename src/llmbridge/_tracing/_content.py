@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from llmbridge import (
+from llmbridge._messages import (
     ImageMessage,
     Message,
     MessageEnvelope,

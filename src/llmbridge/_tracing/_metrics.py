@@ -14,7 +14,7 @@ from opentelemetry.semconv._incubating.metrics import gen_ai_metrics
 if TYPE_CHECKING:
     from opentelemetry.metrics import Meter
 
-    from llmbridge import Usage
+    from llmbridge._messages import Usage
     from llmbridge._tracing._attributes import Attributes
 
 __all__ = ["Instruments"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
+from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Final
 
 from opentelemetry import context as otel_context
@@ -20,15 +21,12 @@ from opentelemetry.semconv.attributes.error_attributes import ERROR_TYPE
 from opentelemetry.semconv.attributes.server_attributes import SERVER_ADDRESS, SERVER_PORT
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from llmbridge import (
+from llmbridge._messages import (
     Message,
-    MiddlewareContext,
     ReasoningMessageUpdate,
-    StreamingAgent,
     TextMessageUpdate,
     ToolCallMessage,
     ToolCallMessageUpdate,
-    __version__,
 )
 from llmbridge._tracing._attributes import (
     OPERATION,
@@ -51,12 +49,13 @@ if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
     from opentelemetry.trace import Span, TracerProvider
 
-    from llmbridge import Agent, GenerateReplyOptions
+    from llmbridge._agents._context import MiddlewareContext
+    from llmbridge._agents._protocols import Agent, StreamingAgent
     from llmbridge._tracing._target import Target
 
 __all__ = ["TracingMiddleware"]
 
-_SCOPE: Final = "llmbridge"
+_SCOPE: Final = "llmbridge"  # the instrumentation scope, named after the distribution
 _UPDATES: Final = (TextMessageUpdate, ReasoningMessageUpdate, ToolCallMessageUpdate)
 # Attributes the metrics carry (the conventions' list), taken from the span's (error.type only
 # on a failure).
@@ -117,8 +116,9 @@ class TracingMiddleware:
     ) -> None:
         self.target = target
         self.capture_content = capture_content
-        self._tracer = trace.get_tracer(_SCOPE, __version__, tracer_provider)
-        self._instruments = Instruments(metrics.get_meter(_SCOPE, __version__, meter_provider))
+        scope_version = _scope_version()
+        self._tracer = trace.get_tracer(_SCOPE, scope_version, tracer_provider)
+        self._instruments = Instruments(metrics.get_meter(_SCOPE, scope_version, meter_provider))
         self._defaults = RequestDefaults.of(target.agent)
         static: Attributes = {
             genai.GEN_AI_OPERATION_NAME: OPERATION,
@@ -138,7 +138,8 @@ class TracingMiddleware:
 
     def _begin(self, context: MiddlewareContext, *, streaming: bool) -> _Call:
         options = context.options
-        model = _requested_model(options) or self.target.model
+        # The agent's model: the built-in agents refuse another one in options.extra.
+        model = self.target.model
         attributes = {**self._static, **options_attributes(options, self._defaults)}
         if model is not None:
             attributes[genai.GEN_AI_REQUEST_MODEL] = model
@@ -245,8 +246,12 @@ class TracingMiddleware:
                 self._finish(call, error)
 
 
-def _requested_model(options: GenerateReplyOptions | None) -> str | None:
-    """A model named for this call in ``options.extra`` (it overrides the agent's)."""
-    extra = options.extra if options is not None else None
-    model = extra.get("model") if extra else None
-    return model if isinstance(model, str) and model else None
+def _scope_version() -> str:
+    """The installed llmbridge's version, the instrumentation scope's (``""``, OpenTelemetry's
+    "unknown", when only a source tree is importable). Read from the package metadata:
+    ``llmbridge.__version__`` would mean importing the package that imports the chain that
+    imports this module."""
+    try:
+        return version(_SCOPE)
+    except PackageNotFoundError:
+        return ""

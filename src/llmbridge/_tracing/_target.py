@@ -1,5 +1,5 @@
 """What a traced agent calls: the provider tag, the model and the server, read once from the
-innermost agent when tracing is registered."""
+innermost agent when tracing is registered (``register_tracing`` finds it)."""
 
 from __future__ import annotations
 
@@ -8,23 +8,14 @@ from typing import TYPE_CHECKING, Final
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
-    from llmbridge import Agent
+    from llmbridge._agents._protocols import Agent
 
-__all__ = ["UNKNOWN_PROVIDER", "Target", "innermost", "provider_tag"]
+__all__ = ["UNKNOWN_PROVIDER", "Target", "provider_tag"]
 
 UNKNOWN_PROVIDER: Final = "unknown"
 # Module names that say nothing about a provider.
 _ANONYMOUS_MODULES: Final = frozenset({"", "__main__", "builtins"})
 _DEFAULT_PORTS: Final = {"https": 443, "http": 80}
-
-
-def innermost(agent: Agent) -> Agent:
-    """Follow ``.agent`` through middleware agents down to the agent that does the work."""
-    from llmbridge import MiddlewareAgent
-
-    while isinstance(agent, MiddlewareAgent):
-        agent = agent.agent
-    return agent
 
 
 def provider_tag(agent: object) -> str:
@@ -64,9 +55,8 @@ class Target:
     server_port: int | None
 
     @classmethod
-    def of(cls, agent: Agent) -> Target:
-        """Describe the innermost agent of ``agent`` (its ``model`` attribute is the model)."""
-        inner = innermost(agent)
+    def of(cls, inner: Agent) -> Target:
+        """Describe ``inner``, the innermost agent of a chain (its ``model`` is the model)."""
         model = getattr(inner, "model", None)
         address, port = _server(inner)
         model_name = model if isinstance(model, str) else None

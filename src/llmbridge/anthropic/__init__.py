@@ -1,15 +1,25 @@
 """The Anthropic Messages connector: ``AnthropicChatAgent``, ``AnthropicMessageConnector`` and the
 pure conversions underneath (``to_anthropic``, ``from_anthropic``, ``AnthropicStreamAggregator``).
 
-Importing this package imports the ``anthropic`` SDK (``pip install llmbridge[anthropic]``) and
-registers ``AnthropicMessageConnector`` as the default connector of ``AnthropicChatAgent``.
+Importing this package imports the ``anthropic`` SDK (``pip install 'llmbridge[anthropic]'``;
+without it, an ``ImportError`` says so) and registers ``AnthropicMessageConnector`` as the
+default connector of ``AnthropicChatAgent``.
 """
 
 from __future__ import annotations
 
+try:
+    import anthropic as _sdk  # noqa: F401  (only to fail early, naming the extra)
+except ImportError as exc:
+    raise ImportError(
+        "llmbridge.anthropic needs the anthropic SDK: pip install 'llmbridge[anthropic]'",
+        name=exc.name,
+    ) from exc
+
 from llmbridge.anthropic._agent import AnthropicChatAgent
 from llmbridge.anthropic._connector import AnthropicMessageConnector
 from llmbridge.anthropic._convert import MAX_IMAGE_BYTES
+from llmbridge.anthropic._errors import map_error
 from llmbridge.anthropic._request import AnthropicRequest, to_anthropic
 from llmbridge.anthropic._response import from_anthropic
 from llmbridge.anthropic._stream import AnthropicStreamAggregator
@@ -21,5 +31,6 @@ __all__ = [
     "AnthropicRequest",
     "AnthropicStreamAggregator",
     "from_anthropic",
+    "map_error",
     "to_anthropic",
 ]

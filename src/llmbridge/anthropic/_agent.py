@@ -1,4 +1,4 @@
-"""``AnthropicChatAgent``: an agent that speaks Anthropic's own message types (API.md 6).
+"""``AnthropicChatAgent``: an agent that speaks Anthropic's own message types .
 
 This is the one module of the package that calls the SDK client. It takes envelopes of
 ``MessageParam`` (and of ``{"role": "system"}``), builds the ``messages.create()`` arguments
@@ -8,7 +8,7 @@ from its settings and the reply options, and maps SDK errors to the llmbridge tr
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NoReturn
 
 import anthropic
 import httpx2
@@ -16,16 +16,27 @@ from anthropic.resources.messages import AsyncMessages
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import RawMessageStreamEvent
 
-from llmbridge._agents import GenerateReplyOptions, create_keywords, layer_create_settings
-from llmbridge._connectors import register_default_connector
-from llmbridge._errors import InvalidMessageError, UnsupportedMessageError
-from llmbridge._functions import FunctionContract, combine_functions
-from llmbridge._messages import Message, MessageEnvelope
-from llmbridge._middleware import AgentMethods
-from llmbridge._request_checks import checked_tool_choice
+from llmbridge import (
+    FunctionContract,
+    GenerateReplyOptions,
+    InvalidMessageError,
+    Message,
+    MessageEnvelope,
+    UnsupportedMessageError,
+    register_default_connector,
+)
 from llmbridge.anthropic._connector import AnthropicMessageConnector
-from llmbridge.anthropic._errors import api_error, stream_interrupted
+from llmbridge.anthropic._errors import PROVIDER, map_error
 from llmbridge.anthropic._tools import tool_choice_param, tool_param
+from llmbridge.kit import (
+    AgentMethods,
+    check_async_client,
+    check_reserved,
+    checked_tool_choice,
+    combine_functions,
+    create_keywords,
+    layer_create_settings,
+)
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
@@ -36,6 +47,8 @@ __all__ = ["AnthropicChatAgent"]
 # anthropic 2.x: temperature, top_p, top_k) must travel in the request body.
 _CREATE_KEYWORDS: Final = create_keywords(AsyncMessages.create)
 _TURN_ROLES: Final = frozenset({"user", "assistant"})
+# Set by the agent itself: from its constructor and options, the conversation, the calling path.
+_RESERVED: Final = frozenset({"model", "messages", "stream", "max_tokens"})
 # tool_choice types that force a tool call, which Anthropic refuses while thinking is on.
 _FORCING: Final = frozenset({"any", "tool"})
 
@@ -67,13 +80,17 @@ class AnthropicChatAgent(AgentMethods):
     ``functions`` -> ``tools`` (constructor first, first of a name wins), ``tool_choice``
     (``"required"`` -> any, a name -> that tool), ``stop_sequences``, ``temperature``;
     ``options.extra`` and ``**create_kwargs``: keys ``create()`` takes are keywords, the others
-    go into ``extra_body``. Raises ``UnsupportedMessageError`` for other inputs,
+    go into ``extra_body``; ``model``, ``messages``, ``stream`` and ``max_tokens`` are the
+    agent's own (``ValueError``). Raises ``TypeError`` at construction for a sync client
+    (``anthropic.Anthropic``, ``anthropic.AnthropicBedrock`` ...), ``UnsupportedMessageError``
+    for other inputs,
     ``InvalidMessageError`` when no message is left, ``ValueError`` for a ``tool_choice`` naming
     no offered function or forcing tool use while thinking is enabled, and ``ProviderAPIError``
     subclasses for SDK errors (``StreamInterruptedError`` once a stream has started).
     """
 
-    provider: ClassVar[str] = "anthropic"
+    provider: ClassVar[str] = PROVIDER
+    """The provider tag of the wire API this agent calls."""
 
     def __init__(
         self,
@@ -87,6 +104,19 @@ class AnthropicChatAgent(AgentMethods):
         functions: Sequence[FunctionContract] | None = None,
         **create_kwargs: Any,
     ) -> None:
+        check_async_client(
+            client,
+            (
+                anthropic.Anthropic,
+                anthropic.AnthropicBedrock,
+                anthropic.AnthropicVertex,
+                anthropic.AnthropicFoundry,
+            ),
+            anthropic,
+            agent="AnthropicChatAgent",
+            use="anthropic.AsyncAnthropic, or a cloud's async class such as "
+            "anthropic.AsyncAnthropicBedrock",
+        )
         self.client = client
         self.name = name
         self.model = model
@@ -94,6 +124,7 @@ class AnthropicChatAgent(AgentMethods):
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.functions: tuple[FunctionContract, ...] = tuple(functions or ())
+        check_reserved(create_kwargs, _RESERVED, "AnthropicChatAgent")
         self.create_kwargs: dict[str, Any] = dict(create_kwargs)
 
     def __repr__(self) -> str:
@@ -131,6 +162,7 @@ class AnthropicChatAgent(AgentMethods):
         """
         options = options or GenerateReplyOptions()
         system, turns = self._split_messages(messages)
+        check_reserved(options.extra, _RESERVED, "AnthropicChatAgent")
         settings: dict[str, Any] = dict(self.create_kwargs)
         settings.update(options.extra or {})
         temperature = options.temperature if options.temperature is not None else self.temperature
@@ -164,7 +196,7 @@ class AnthropicChatAgent(AgentMethods):
         try:
             reply = await self.client.messages.create(**arguments)
         except anthropic.APIError as exc:
-            raise api_error(exc, secrets=(self.client.api_key,)) from exc
+            self._raise(exc)
         return MessageEnvelope(reply, self.name)
 
     async def generate_streaming_reply(
@@ -180,7 +212,7 @@ class AnthropicChatAgent(AgentMethods):
         try:
             stream = await self.client.messages.create(**arguments, stream=True)
         except anthropic.APIError as exc:
-            raise api_error(exc, secrets=(self.client.api_key,)) from exc
+            self._raise(exc)
         events = stream.__aiter__()
         try:
             while True:
@@ -191,11 +223,16 @@ class AnthropicChatAgent(AgentMethods):
                     return
                 except (anthropic.APIError, httpx2.TransportError, ValueError) as exc:
                     # ValueError: event data that is not JSON (the SDK lets json.loads raise).
-                    secrets = (self.client.api_key,)
-                    raise stream_interrupted(exc, partial=None, secrets=secrets) from exc
+                    self._raise(exc, accepted_stream=True)
                 yield MessageEnvelope(event, self.name)
         finally:
             await stream.close()
+
+    def _raise(self, exc: Exception, *, accepted_stream: bool = False) -> NoReturn:
+        mapped = map_error(exc, secrets=(self.client.api_key,), accepted_stream=accepted_stream)
+        if mapped is None:
+            raise exc
+        raise mapped from exc
 
 
 register_default_connector(AnthropicChatAgent, AnthropicMessageConnector)

@@ -1,8 +1,9 @@
-"""Anthropic SDK exceptions -> the llmbridge ``ProviderAPIError`` tree (API.md section 9).
+"""Anthropic SDK exceptions -> llmbridge's ``ProviderAPIError`` tree: ``map_error``, the one place.
 
-Classes and ``retryable`` come from the core status table (``api_error_for_status``); this
-module only reads what the SDK knows: the status, the API's error type and message, and the
-Retry-After headers. Secrets given by the caller (the API key) never reach a message.
+Classes and ``retryable`` come from the status table (``api_error_for_status``); this module
+only reads what the SDK knows: the status, the API's error type and message, and the
+Retry-After headers. Secrets given by the caller (the API key) never reach a message. The agent
+and the connector both map through ``map_error``.
 """
 
 from __future__ import annotations
@@ -11,18 +12,12 @@ from collections.abc import Iterable
 from typing import Final
 
 import anthropic
+import httpx2
 
-from llmbridge._errors import (
-    ProviderAPIError,
-    RateLimitError,
-    StreamInterruptedError,
-    api_error_for_status,
-    redact_secrets,
-    retry_after_seconds,
-)
-from llmbridge._messages import Message
+from llmbridge import Message, ProviderAPIError, RateLimitError, StreamInterruptedError
+from llmbridge.kit import api_error_for_status, api_error_text, redact_secrets, retry_after_seconds
 
-__all__ = ["EVENT_ERROR_STATUS", "api_error", "stream_interrupted"]
+__all__ = ["EVENT_ERROR_STATUS", "PROVIDER", "api_error", "map_error", "stream_interrupted"]
 
 PROVIDER: Final = "anthropic"
 
@@ -43,17 +38,24 @@ EVENT_ERROR_STATUS: Final[dict[str, int]] = {
 
 def _describe(exc: anthropic.APIError, status: int | None) -> str:
     if isinstance(exc, anthropic.APITimeoutError):
-        return "the Anthropic API request timed out"
+        return api_error_text("Anthropic", exc.message, error_type="timeout")
     if isinstance(exc, anthropic.APIConnectionError):
-        return f"could not reach the Anthropic API ({exc.message})"
+        return api_error_text("Anthropic", exc.message, error_type="connection error")
     if isinstance(exc, anthropic.APIStatusError):
-        kind = f" {exc.type}" if exc.type else ""
-        return f"Anthropic API error {status}{kind}: {exc.api_message or exc.message}"
-    return f"Anthropic API error: {exc.message}"
+        return api_error_text(
+            "Anthropic",
+            exc.api_message or exc.message,
+            status_code=status,
+            error_type=exc.type or None,
+        )
+    return api_error_text("Anthropic", exc.message)
 
 
 def api_error(exc: anthropic.APIError, *, secrets: Iterable[str | None] = ()) -> ProviderAPIError:
     """Map an SDK error raised before a reply or stream started to a ``ProviderAPIError``.
+
+    The message reads ``Anthropic API error (HTTP <status>, <type>): <API message>`` (see
+    ``api_error_text``).
 
     429 -> ``RateLimitError`` (``retry_after`` from the headers); 401/403 ->
     ``AuthenticationError``; 400/404/413/422 -> ``BadRequestError``; 408, 409, 5xx, 529
@@ -108,3 +110,26 @@ def stream_interrupted(
         retryable=retryable,
         partial=partial,
     )
+
+
+def map_error(
+    exc: BaseException, *, secrets: Iterable[str | None] = (), accepted_stream: bool = False
+) -> ProviderAPIError | None:
+    """Map an Anthropic SDK failure to llmbridge's error tree; ``None`` for any other exception.
+
+    With ``accepted_stream`` (the failure happened inside a stream the API had accepted), an SDK
+    error, a transport error or malformed event data (a ``ValueError``) is a
+    ``StreamInterruptedError`` (see ``stream_interrupted``). Without it, an SSE ``error`` event
+    (an ``APIStatusError`` with status 200) and an ``httpx2`` transport error (the SDK lets it
+    through only mid-body) are still ``StreamInterruptedError``s; any other SDK error maps by
+    its status (see ``api_error``). Raise the result ``from exc``.
+    """
+    match exc:
+        case anthropic.APIError() | httpx2.TransportError() | ValueError() if accepted_stream:
+            return stream_interrupted(exc, partial=None, secrets=secrets)
+        case anthropic.APIStatusError(status_code=200) | httpx2.TransportError():
+            return stream_interrupted(exc, partial=None, secrets=secrets)
+        case anthropic.APIError():
+            return api_error(exc, secrets=secrets)
+        case _:
+            return None

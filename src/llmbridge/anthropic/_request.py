@@ -1,50 +1,87 @@
-"""Neutral messages -> an Anthropic Messages request (API.md sections 4.2 and 4.5).
+"""Neutral messages -> an Anthropic Messages request.
 
-``to_anthropic`` runs the request-level pairing step, converts message by message
-(``_convert.Converter``), merges the result into alternating turns (``_merge.TurnSink``),
-then checks the pairing; ``convert_each`` converts message by message without merging.
+``to_anthropic`` runs the kit's ``prepare_conversation`` (the pairing step and Anthropic's id
+rule), converts message by message (``_convert.Converter``), merges the result into alternating
+turns (``_merge.TurnSink``), then checks the pairing; ``convert_each`` converts message by
+message without merging (the connector's fragments).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
-from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import Message
-from llmbridge._notes import ConversionNote, NoteRecorder
-from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
-from llmbridge._request_checks import check_text
-from llmbridge.anthropic._convert import MAX_IMAGE_BYTES, Converter
-from llmbridge.anthropic._merge import Block, EnvelopeSink, TurnSink
+from llmbridge import ConversionNote, InvalidMessageError, Message
+from llmbridge.anthropic._convert import ENVELOPE_ROLES, MAX_IMAGE_BYTES, Converter
+from llmbridge.anthropic._merge import Block, PayloadSink, TurnSink
+from llmbridge.kit import (
+    NoteRecorder,
+    ProviderRequest,
+    RawTurn,
+    ToolIdRule,
+    check_text,
+    prepare_conversation,
+)
 
 if TYPE_CHECKING:
     from anthropic.types import MessageParam, TextBlockParam
 
 __all__ = [
+    "ID_RULE",
     "AnthropicRequest",
     "NamePolicy",
     "build_request",
     "check_name_policy",
     "convert_each",
+    "raw_turn",
     "to_anthropic",
 ]
 
 NamePolicy = Literal["drop", "prefix"]
 
+ID_RULE: Final = ToolIdRule(pattern=r"^[a-zA-Z0-9_-]+$")
+"""The tool-call ids Anthropic takes (``tool_use.id`` and ``tool_result.tool_use_id``)."""
 
-@dataclass(frozen=True, slots=True)
-class AnthropicRequest:
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AnthropicRequest(ProviderRequest):
     """The parts of a Messages request built by ``to_anthropic``.
 
     ``system`` is the list of top-level system text blocks (empty when there is none),
-    ``messages`` the alternating ``MessageParam`` turns, ``notes`` what the conversion changed.
+    ``messages`` the alternating ``MessageParam`` turns (``indices``: the neutral index of each
+    turn's first message), ``notes`` what the conversion changed, ``tool_ids`` the ids rewritten
+    to ``^[a-zA-Z0-9_-]+$``.
     """
 
     system: list[TextBlockParam]
     messages: list[MessageParam]
-    notes: tuple[ConversionNote, ...]
+
+    def agent_input(self) -> Iterator[tuple[Any, int | None]]:
+        """The system blocks first, as a ``{"role": "system"}`` message the agent lifts."""
+        if self.system:
+            yield {"role": "system", "content": self.system}, None
+        yield from zip(self.messages, self.indices, strict=True)
+
+
+def raw_turn(payload: Any) -> RawTurn:
+    """How an Anthropic message given as-is takes part in tool pairing.
+
+    An assistant message is an assistant turn; a user message without ``tool_result`` blocks and
+    a system message may be moved after the results they interrupt; a user message with results,
+    and roles Anthropic does not take, are left alone.
+    """
+    role = payload.get("role") if isinstance(payload, dict) else None
+    if not isinstance(role, str) or role not in ENVELOPE_ROLES:
+        return "opaque"
+    if role == "assistant":
+        return "assistant"
+    content = payload.get("content")
+    if isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") == "tool_result" for block in content
+    ):
+        return "opaque"
+    return "movable"
 
 
 def check_name_policy(name_policy: str) -> None:
@@ -58,9 +95,13 @@ def _system_blocks(system: str | None, recorder: NoteRecorder) -> list[Block]:
         return []
     check_text(system, index=None, field="system")
     if not system.strip():
-        recorder.note(None, "dropped", "whitespace-only system message", field="system")
+        recorder.record(None, "dropped", "whitespace-only system message", field="system")
         return []
     return [{"type": "text", "text": system}]
+
+
+def _sorted(notes: Sequence[ConversionNote]) -> tuple[ConversionNote, ...]:
+    return tuple(sorted(notes, key=lambda note: -1 if note.index is None else note.index))
 
 
 def build_request(
@@ -72,37 +113,40 @@ def build_request(
     name_policy: str = "drop",
     check_pairing: bool = True,
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
-) -> tuple[AnthropicRequest, list[int]]:
-    """``to_anthropic``, also returning the neutral index of each turn's first message."""
+) -> AnthropicRequest:
+    """The work of ``to_anthropic`` (kept apart so tests can watch every payload it builds)."""
     check_name_policy(name_policy)
-    recorder = NoteRecorder(strict_mode=strict_mode)
+    recorder = NoteRecorder(strict_mode)
     sink = TurnSink(recorder, _system_blocks(system, recorder))
     converter = Converter(agent_name, recorder, name_policy, sink, max_image_bytes)
+    prepared = prepare_conversation(
+        messages,
+        agent_name=agent_name,
+        check_pairing=check_pairing,
+        tool_id_rule=ID_RULE,
+        raw_turn=raw_turn,
+    )
+    recorder.notes.extend(prepared.notes)
+    for message, index in zip(prepared.messages, prepared.indices, strict=True):
+        converter.convert(message, index)
     if check_pairing:
-        repaired = repair_tool_pairing(messages, agent_name=agent_name)
-        recorder.notes.extend(repaired.notes)
-        for message, index in zip(repaired.messages, repaired.indices, strict=True):
-            converter.convert(message, index)
-        validate_tool_pairing(repaired)
+        prepared.raise_violation()
         if not sink.messages:
             raise InvalidMessageError(
                 "no user or assistant message is left to send (Anthropic needs at least one)"
             )
-    else:
-        for index, message in enumerate(messages):
-            converter.convert(message, index)
     trimmed = sink.trim_prefill()
     if trimmed is not None:
-        recorder.note(
+        recorder.record(
             trimmed, "repaired", "trailing whitespace removed from the final assistant text"
         )
-    notes = sorted(recorder.notes, key=lambda note: -1 if note.index is None else note.index)
-    request = AnthropicRequest(
-        cast("list[TextBlockParam]", sink.system),
-        cast("list[MessageParam]", sink.messages),
-        tuple(notes),
+    return AnthropicRequest(
+        system=cast("list[TextBlockParam]", sink.system),
+        messages=cast("list[MessageParam]", sink.messages),
+        indices=tuple(sink.first_indices),
+        notes=_sorted(recorder.notes),
+        tool_ids=prepared.tool_ids,
     )
-    return request, sink.first_indices
 
 
 def to_anthropic(
@@ -119,7 +163,7 @@ def to_anthropic(
 
     ``agent_name`` names the provider agent ("self": its messages become assistant turns);
     ``system`` is the agent's own system message, put before the SYSTEM messages' text.
-    Rules (API.md 4.2): consecutive same-role turns are merged with tool results (user) and
+    Rules: consecutive same-role turns are merged with tool results (user) and
     thinking (assistant) first; empty text is dropped; system text after a turn moves to the
     top-level ``system`` (a ``"repaired"`` note), and so does trailing whitespace of a final
     assistant text (a prefill); images are base64 (png, jpeg, gif or webp, base64 text at most
@@ -127,15 +171,18 @@ def to_anthropic(
     arguments become ``input`` objects; real ids are kept and ids outside ``[a-zA-Z0-9_-]``
     rewritten in call and result; function names of history calls outside
     ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only Anthropic reasoning is sent
-    back.
+    back. ``gs://`` image URLs and envelopes of a role other than ``user``, ``assistant`` and
+    ``system`` are not supported; user and assistant envelopes merge with neighbouring turns of
+    their role. A call of a reply cut off at the token limit whose arguments are no JSON object
+    is sent with ``input`` ``{}``, its cut text after the result answering it (``"repaired"``).
     ``name_policy`` says what happens to other agents' names: ``"drop"`` (a lossy note) or
     ``"prefix"`` (a ``"[name] "`` text block first). With ``check_pairing`` the tool-pairing step
-    of API.md 4.5 runs. Raises ``InvalidMessageError`` for a message that breaks a rule (both
-    modes), a pairing violation, or an empty request; in strict mode also for lossy changes
-    (``UnsupportedMessageError`` for types Anthropic cannot carry). ``ValueError`` for an
-    unknown ``name_policy``.
+    runs (calls answered by the results that follow them; safe repairs first). Raises
+    ``InvalidMessageError`` for a message that breaks a rule (both modes), a pairing violation, or
+    an empty request; in strict mode also for lossy changes (``UnsupportedMessageError`` for types
+    Anthropic cannot carry). ``ValueError`` for an unknown ``name_policy``.
     """
-    request, _ = build_request(
+    return build_request(
         messages,
         agent_name=agent_name,
         system=system,
@@ -144,7 +191,6 @@ def to_anthropic(
         check_pairing=check_pairing,
         max_image_bytes=max_image_bytes,
     )
-    return request
 
 
 def convert_each(
@@ -154,17 +200,27 @@ def convert_each(
     strict_mode: bool = False,
     name_policy: str = "drop",
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
-) -> tuple[list[Message], tuple[ConversionNote, ...]]:
-    """Convert message by message (no merge, no pairing step) into ``MessageEnvelope``s.
+) -> ProviderRequest:
+    """Convert message by message (no merge, no pairing step; ids still mapped).
 
-    Each envelope keeps its source message's ``from_``; SYSTEM text becomes an envelope of
-    ``{"role": "system", "content": [text blocks]}``; an envelope of a dict passes unchanged.
-    Raises as ``to_anthropic`` does for single messages.
+    Each neutral message gives at most one payload (``indices`` names it): a ``MessageParam``,
+    ``{"role": "system", "content": [text blocks]}`` for SYSTEM text (``AnthropicChatAgent``
+    lifts it into ``system``), or the dict of an envelope passed through unchanged. Raises as
+    ``to_anthropic`` does for single messages.
     """
     check_name_policy(name_policy)
-    recorder = NoteRecorder(strict_mode=strict_mode)
-    sink = EnvelopeSink(messages)
+    recorder = NoteRecorder(strict_mode)
+    sink = PayloadSink()
     converter = Converter(agent_name, recorder, name_policy, sink, max_image_bytes)
-    for index, message in enumerate(messages):
+    prepared = prepare_conversation(
+        messages, agent_name=agent_name, check_pairing=False, tool_id_rule=ID_RULE
+    )
+    recorder.notes.extend(prepared.notes)
+    for message, index in zip(prepared.messages, prepared.indices, strict=True):
         converter.convert(message, index)
-    return sink.envelopes, tuple(recorder.notes)
+    return ProviderRequest(
+        messages=sink.payloads,
+        indices=tuple(sink.indices),
+        notes=_sorted(recorder.notes),
+        tool_ids=prepared.tool_ids,
+    )

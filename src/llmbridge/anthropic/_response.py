@@ -1,46 +1,38 @@
-"""An Anthropic ``Message`` -> one neutral reply (API.md 4.3).
+"""An Anthropic ``Message`` -> one neutral reply.
 
-The streaming aggregator builds its final message with the same ``reply_from_parts``, so a
-stream and the equivalent non-streaming response give equal neutral messages.
+``from_anthropic`` and the stream aggregator gather the same ``reply_parts`` and build the
+message with the kit's ``build_reply``, so a stream and the equivalent non-streaming response
+give equal neutral messages.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Final
 
 from anthropic.types import Message as AnthropicMessage
 from anthropic.types import RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
 
-from llmbridge._errors import (
-    EmptyResponseError,
-    ProviderResponseError,
-    RefusalError,
-    UnsupportedMessageError,
-)
-from llmbridge._messages import (
+from llmbridge import (
     Message,
     MessageEnvelope,
+    ProviderResponseError,
     Reasoning,
-    Role,
-    TextMessage,
     ToolCall,
-    ToolCallMessage,
+    UnsupportedMessageError,
     Usage,
 )
-from llmbridge._notes import NoteRecorder, log_notes
 from llmbridge.anthropic._errors import PROVIDER
+from llmbridge.kit import NoteRecorder, ReplyParts, build_reply, log_notes
 
 __all__ = [
     "FINISH_REASONS",
-    "ReplyParts",
     "arguments_json",
     "drop_blocks",
     "from_anthropic",
     "neutral_usage",
-    "partial_from_parts",
-    "reply_from_parts",
+    "reply_parts",
 ]
 
 
@@ -55,17 +47,6 @@ FINISH_REASONS: Final[dict[str, str]] = {
     "model_context_window_exceeded": "length",
 }
 """Anthropic ``stop_reason`` -> neutral ``finish_reason``; other values pass through raw."""
-
-
-@dataclass(slots=True)
-class ReplyParts:
-    """What a reply is made of, gathered from a ``Message`` or from stream events."""
-
-    text: str = ""
-    reasoning: tuple[Reasoning, ...] = ()
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    stop_reason: str | None = None
-    usage: Usage | None = None
 
 
 def neutral_usage(
@@ -91,58 +72,27 @@ def arguments_json(tool_input: object) -> str:
     return json.dumps(tool_input, ensure_ascii=False)
 
 
-def _message_from_parts(parts: ReplyParts, agent_name: str, raw: Any) -> Message | None:
-    # The one place a reply's parts become a message, for the partial and the final reply alike.
-    finish_reason = _finish_reason(parts.stop_reason)
-    if parts.tool_calls:
-        return ToolCallMessage(
-            parts.tool_calls,
-            agent_name,
-            content=parts.text or None,
-            reasoning=parts.reasoning,
-            usage=parts.usage,
-            finish_reason=finish_reason,
-            raw=raw,
-        )
-    if parts.text or parts.reasoning:
-        return TextMessage(
-            Role.ASSISTANT,
-            parts.text,
-            agent_name,
-            reasoning=parts.reasoning,
-            usage=parts.usage,
-            finish_reason=finish_reason,
-            raw=raw,
-        )
-    return None
+def reply_parts(
+    *,
+    text: str,
+    reasoning: Sequence[Reasoning],
+    tool_calls: Sequence[ToolCall],
+    stop_reason: str | None,
+    usage: Usage | None,
+) -> ReplyParts:
+    """The neutral parts of one Anthropic reply, the same for a ``Message`` and a stream.
 
-
-def partial_from_parts(parts: ReplyParts, *, agent_name: str) -> Message | None:
-    """What has been assembled so far, unchecked; ``None`` when nothing has arrived."""
-    return _message_from_parts(parts, agent_name, None)
-
-
-def _finish_reason(stop_reason: str | None) -> str | None:
-    return None if stop_reason is None else FINISH_REASONS.get(stop_reason, stop_reason)
-
-
-def reply_from_parts(parts: ReplyParts, *, agent_name: str, raw: Any) -> Message:
-    """Build the neutral reply: a ``ToolCallMessage`` when tools were called, else text.
-
-    Raises ``RefusalError`` (``.refusal``: the text before the refusal) for a ``refusal`` stop
-    and ``EmptyResponseError`` when there is neither text nor a tool call.
+    ``stop_reason`` maps through ``FINISH_REASONS`` (others stay raw); a ``refusal`` stop is a
+    refusal whose text is what the model wrote before it.
     """
-    if parts.stop_reason == "refusal":
-        raise RefusalError(
-            "the model refused to answer (stop_reason 'refusal')", refusal=parts.text, response=raw
-        )
-    if parts.tool_calls or parts.text:
-        message = _message_from_parts(parts, agent_name, raw)
-        assert message is not None
-        return message
-    raise EmptyResponseError(
-        f"the reply holds neither text nor a tool call (stop_reason {parts.stop_reason!r})",
-        response=raw,
+    finish_reason = None if stop_reason is None else FINISH_REASONS.get(stop_reason, stop_reason)
+    return ReplyParts(
+        text=text,
+        reasoning=tuple(reasoning),
+        tool_calls=tuple(tool_calls),
+        finish_reason=finish_reason,
+        usage=usage,
+        refusal=text if stop_reason == "refusal" else None,
     )
 
 
@@ -163,7 +113,12 @@ def drop_blocks(recorder: NoteRecorder, blocks: str) -> None:
     Lenient: a ``"dropped"`` note (the reply's ``raw`` keeps the block); strict:
     ``UnsupportedMessageError``. The stream aggregator uses it too, so both paths agree.
     """
-    recorder.unsupported(None, f"{blocks} have no neutral form (the reply's raw keeps them)")
+    recorder.record(
+        None,
+        "dropped",
+        f"{blocks} have no neutral form (the reply's raw keeps them)",
+        error=UnsupportedMessageError,
+    )
 
 
 def _parts_of(message: AnthropicMessage, recorder: NoteRecorder) -> ReplyParts:
@@ -190,12 +145,12 @@ def _parts_of(message: AnthropicMessage, recorder: NoteRecorder) -> ReplyParts:
                 drop_blocks(recorder, f"{block.type} blocks")
     usage = message.usage
     details = usage.output_tokens_details
-    return ReplyParts(
-        "".join(texts),
-        tuple(reasoning),
-        calls,
-        message.stop_reason,
-        neutral_usage(
+    return reply_parts(
+        text="".join(texts),
+        reasoning=reasoning,
+        tool_calls=calls,
+        stop_reason=message.stop_reason,
+        usage=neutral_usage(
             usage.input_tokens,
             usage.output_tokens,
             usage.cache_read_input_tokens,
@@ -230,4 +185,4 @@ def from_anthropic(
     recorder = NoteRecorder(strict_mode=strict_mode)
     parts = _parts_of(message, recorder)
     log_notes(recorder.notes, source="from_anthropic")
-    return reply_from_parts(parts, agent_name=agent_name, raw=message)
+    return build_reply(parts, agent_name=agent_name, raw=message)

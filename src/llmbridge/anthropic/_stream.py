@@ -1,38 +1,48 @@
-"""Anthropic stream events -> live neutral updates and one final message (API.md 4.4).
+"""Anthropic stream events -> live neutral updates and one final message.
 
 State only, no I/O: feed each ``RawMessageStreamEvent`` to ``add`` and get the updates it
-produces; ``finish`` returns the complete message, built by the same ``reply_from_parts`` as
-``from_anthropic`` so that it equals the non-streaming result for the same response.
+produces; ``finish`` returns the complete message, built from the same ``reply_parts`` by the
+kit's ``build_reply`` as ``from_anthropic``, so that it equals the non-streaming result.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any, Final
 
-from anthropic.types import ContentBlock, RawMessageStreamEvent
+from anthropic.types import (
+    ContentBlock,
+    RawContentBlockDeltaEvent,
+    RawContentBlockStartEvent,
+    RawMessageDeltaEvent,
+    RawMessageStartEvent,
+    RawMessageStreamEvent,
+)
 from anthropic.types import Message as AnthropicMessage
 
-from llmbridge._errors import StreamInterruptedError
-from llmbridge._messages import (
+from llmbridge import (
     Message,
     Reasoning,
     ReasoningMessageUpdate,
     Role,
+    StreamInterruptedError,
     TextMessageUpdate,
     ToolCall,
 )
-from llmbridge._notes import NoteRecorder, log_notes
-from llmbridge._tool_calls import ToolCallAccumulator
 from llmbridge.anthropic._errors import PROVIDER
 from llmbridge.anthropic._response import (
-    ReplyParts,
     arguments_json,
     drop_blocks,
     neutral_usage,
-    partial_from_parts,
-    reply_from_parts,
+    reply_parts,
+)
+from llmbridge.kit import (
+    NoteRecorder,
+    ReplyParts,
+    ToolCallAccumulator,
+    build_reply,
+    log_notes,
+    partial_reply,
 )
 
 __all__ = ["AnthropicStreamAggregator"]
@@ -78,7 +88,7 @@ class AnthropicStreamAggregator:
     events are ignored. ``finish()`` returns the final message (see ``from_anthropic``; a tool
     that got no argument delta has ``"{}"``), raising what ``from_anthropic`` raises, or
     ``StreamInterruptedError`` (retryable, ``.partial`` set) when the stream ended before a
-    stop reason arrived. ``partial()`` is what has arrived so far, or ``None``.
+    stop reason arrived. ``partial`` is what has arrived so far, or ``None``.
     """
 
     def __init__(self, agent_name: str, *, strict_mode: bool = False) -> None:
@@ -93,8 +103,17 @@ class AnthropicStreamAggregator:
 
     def add(self, event: RawMessageStreamEvent) -> list[Message]:
         """Apply one event; return the neutral updates it produces (often none)."""
-        handler = _HANDLERS.get(event.type)
-        return [] if handler is None else handler(self, event)
+        match event:
+            case RawContentBlockDeltaEvent():
+                return self._block_delta(event)
+            case RawContentBlockStartEvent():
+                return self._block_start(event)
+            case RawMessageStartEvent():
+                return self._message_start(event)
+            case RawMessageDeltaEvent():
+                return self._message_delta(event)
+            case _:  # content_block_stop, message_stop, ping, and event types to come
+                return []
 
     # -- event handlers ------------------------------------------------------------------
 
@@ -212,12 +231,20 @@ class AnthropicStreamAggregator:
                 getattr(u.get("output_tokens_details"), "thinking_tokens", None),
             )
         stop_reason = self._stop.get("stop_reason")
-        return ReplyParts("".join(texts), tuple(reasoning), calls, stop_reason, usage), inputs
+        parts = reply_parts(
+            text="".join(texts),
+            reasoning=reasoning,
+            tool_calls=calls,
+            stop_reason=stop_reason,
+            usage=usage,
+        )
+        return parts, inputs
 
+    @property
     def partial(self) -> Message | None:
         """What has arrived so far as a neutral message (unchecked), or ``None``."""
         parts, _ = self._parts(NoteRecorder(strict_mode=False))
-        return partial_from_parts(parts, agent_name=self.agent_name)
+        return partial_reply(parts, agent_name=self.agent_name)
 
     def _snapshot(self, inputs: dict[int, dict[str, Any]]) -> AnthropicMessage | None:
         """The streamed message as an SDK ``Message`` (the final reply's ``raw``)."""
@@ -251,12 +278,12 @@ class AnthropicStreamAggregator:
                 "the Anthropic stream ended before the message was complete (no stop reason)",
                 provider=PROVIDER,
                 retryable=True,
-                partial=self.partial(),
+                partial=self.partial,
             )
         recorder = NoteRecorder(strict_mode=self._strict_mode)
         parts, inputs = self._parts(recorder)
         log_notes(recorder.notes, source="AnthropicStreamAggregator")
-        return reply_from_parts(parts, agent_name=self.agent_name, raw=self._snapshot(inputs))
+        return build_reply(parts, agent_name=self.agent_name, raw=self._snapshot(inputs))
 
 
 _USAGE_FIELDS: Final = (
@@ -266,10 +293,3 @@ _USAGE_FIELDS: Final = (
     "cache_creation_input_tokens",
     "output_tokens_details",
 )
-
-_HANDLERS: Final[dict[str, Callable[[AnthropicStreamAggregator, Any], list[Message]]]] = {
-    "message_start": AnthropicStreamAggregator._message_start,
-    "content_block_start": AnthropicStreamAggregator._block_start,
-    "content_block_delta": AnthropicStreamAggregator._block_delta,
-    "message_delta": AnthropicStreamAggregator._message_delta,
-}

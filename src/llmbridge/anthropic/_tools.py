@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from llmbridge._functions import FunctionContract
+from llmbridge import FunctionContract
 
 __all__ = ["tool_choice_param", "tool_param"]
 

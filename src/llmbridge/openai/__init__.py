@@ -2,14 +2,23 @@
 
 ``OpenAIChatAgent`` speaks the SDK's types; ``OpenAIChatRequestMessageConnector`` (its default
 connector) translates neutral messages both ways; ``to_openai``, ``from_openai`` and
-``OpenAIStreamAggregator`` are the pure functions underneath. Needs the ``openai`` extra.
+``OpenAIStreamAggregator`` are the pure functions underneath. Needs the ``openai`` extra
+(``pip install 'llmbridge[openai]'``): without the SDK, importing this package raises an
+``ImportError`` that says so.
 """
 
 from __future__ import annotations
 
+try:
+    import openai as _sdk  # noqa: F401  (only to fail early, naming the extra)
+except ImportError as exc:
+    raise ImportError(
+        "llmbridge.openai needs the openai SDK: pip install 'llmbridge[openai]'", name=exc.name
+    ) from exc
+
 from llmbridge.openai._agent import OpenAIChatAgent
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
-from llmbridge.openai._errors import map_openai_error
+from llmbridge.openai._errors import map_error, map_openai_error
 from llmbridge.openai._request import (
     MAX_IMAGE_BYTES,
     MAX_TOOL_CALL_ID_LENGTH,
@@ -28,6 +37,7 @@ __all__ = [
     "OpenAIRequest",
     "OpenAIStreamAggregator",
     "from_openai",
+    "map_error",
     "map_openai_error",
     "openai_tool_choice",
     "openai_tools",

@@ -1,4 +1,4 @@
-"""``OpenAIChatAgent``: the provider agent that speaks OpenAI Chat Completions types (API.md 6).
+"""``OpenAIChatAgent``: the provider agent that speaks OpenAI Chat Completions types.
 
 The only module of ``llmbridge.openai`` that calls the SDK client. It takes envelopes of
 ``ChatCompletionMessageParam`` dicts, maps reply options to ``create()`` arguments and SDK
@@ -8,25 +8,35 @@ exceptions to ``ProviderAPIError`` subclasses. Neutral messages need the connect
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Final, cast
+from typing import Any, ClassVar, Final, NoReturn, cast
 
+import httpx2
 import openai
 from openai.resources.chat.completions import AsyncCompletions
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
 
-from llmbridge._agents import GenerateReplyOptions, create_keywords, layer_create_settings
-from llmbridge._connectors import (
+from llmbridge import (
     Connector,
+    FunctionContract,
+    GenerateReplyOptions,
+    Message,
+    MessageEnvelope,
+    MiddlewareStreamingAgent,
+    ProviderResponseError,
+    UnsupportedMessageError,
     register_default_connector,
     register_message_connector,
 )
-from llmbridge._errors import ProviderResponseError, UnsupportedMessageError
-from llmbridge._functions import FunctionContract
-from llmbridge._messages import Message, MessageEnvelope
-from llmbridge._middleware import AgentMethods, MiddlewareStreamingAgent
-from llmbridge._request_checks import checked_tool_choice
+from llmbridge.kit import (
+    AgentMethods,
+    check_async_client,
+    check_reserved,
+    checked_tool_choice,
+    create_keywords,
+    layer_create_settings,
+)
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
-from llmbridge.openai._errors import malformed_stream_error, map_openai_error
+from llmbridge.openai._errors import PROVIDER, malformed_stream_error, map_error
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 
 __all__ = ["OpenAIChatAgent"]
@@ -35,8 +45,8 @@ __all__ = ["OpenAIChatAgent"]
 _CREATE_KEYWORDS: Final = create_keywords(AsyncCompletions.create)
 MAX_STOP_SEQUENCES: Final = 4
 """Chat Completions takes at most four ``stop`` sequences."""
-# Set by the agent itself from the conversation and the calling path.
-_RESERVED: Final = frozenset({"messages", "stream"})
+# Set by the agent itself: from its constructor, the conversation and the calling path.
+_RESERVED: Final = frozenset({"model", "messages", "stream"})
 _SYSTEM_ROLES: Final = frozenset({"system", "developer"})
 
 
@@ -44,9 +54,7 @@ def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> Non
     """Lay ``settings`` over ``arguments``: create() keywords as keywords, the rest in the body."""
     if not settings:
         return
-    reserved = _RESERVED.intersection(settings)
-    if reserved:
-        raise ValueError(f"{min(reserved)!r} is set by OpenAIChatAgent and cannot be overridden")
+    check_reserved(settings, _RESERVED, "OpenAIChatAgent")
     layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
 
 
@@ -67,13 +75,16 @@ class OpenAIChatAgent(AgentMethods):
     ``tool_choice``; ``extra`` and ``create_kwargs`` keys ``create()`` takes pass as keywords,
     the rest through ``extra_body``. Per-call options win over constructor settings.
 
-    Raises ``UnsupportedMessageError`` for any other input, ``ValueError`` for settings naming
-    ``messages`` or ``stream``, more than four stop sequences or a ``tool_choice`` naming no
-    offered function, and ``ProviderAPIError`` subclasses (SDK error as ``__cause__``) when
-    the API call fails, before or during a stream.
+    Raises ``TypeError`` at construction for a sync client (``openai.OpenAI``,
+    ``openai.AzureOpenAI``), ``UnsupportedMessageError`` for any other input, ``ValueError`` for
+    settings (``create_kwargs`` or ``options.extra``) naming ``model``, ``messages`` or
+    ``stream``, more than four stop sequences or a ``tool_choice`` naming no offered function,
+    and ``ProviderAPIError`` subclasses (SDK error as ``__cause__``) when the API call fails,
+    before or during a stream.
     """
 
-    provider: ClassVar[str] = "openai"
+    provider: ClassVar[str] = PROVIDER
+    """The provider tag of the wire API this agent calls."""
 
     def __init__(
         self,
@@ -88,6 +99,13 @@ class OpenAIChatAgent(AgentMethods):
         functions: Iterable[FunctionContract] | None = None,
         **create_kwargs: Any,
     ) -> None:
+        check_async_client(
+            client,
+            openai.OpenAI,
+            openai,
+            agent="OpenAIChatAgent",
+            use="openai.AsyncOpenAI or openai.AsyncAzureOpenAI",
+        )
         self.client = client
         self.name = name
         self.model = model
@@ -172,7 +190,7 @@ class OpenAIChatAgent(AgentMethods):
         try:
             completion: object = await self.client.chat.completions.create(**arguments)
         except openai.APIError as exc:
-            raise map_openai_error(exc, secrets=self._secrets()) from exc
+            self._raise(exc)
         if not isinstance(completion, ChatCompletion):
             raise ProviderResponseError(
                 "the reply is not an OpenAI chat completion: the HTTP 200 body is of type "
@@ -196,7 +214,7 @@ class OpenAIChatAgent(AgentMethods):
         try:
             stream = await self.client.chat.completions.create(**arguments)
         except openai.APIError as exc:
-            raise map_openai_error(exc, secrets=self._secrets()) from exc
+            self._raise(exc)
         chunks = cast(openai.AsyncStream[ChatCompletionChunk], stream)
         iterator = chunks.__aiter__()
         try:
@@ -207,12 +225,20 @@ class OpenAIChatAgent(AgentMethods):
                 except StopAsyncIteration:
                     return
                 except openai.APIError as exc:
-                    raise map_openai_error(exc, secrets=self._secrets()) from exc
+                    self._raise(exc)
+                except httpx2.TransportError as exc:  # a dropped connection mid-body
+                    self._raise(exc, accepted_stream=True)
                 except ValueError as exc:  # event data that is not JSON: json.loads raised
                     raise malformed_stream_error(exc, secrets=self._secrets()) from exc
                 yield MessageEnvelope(chunk, self.name)
         finally:
             await chunks.close()
+
+    def _raise(self, exc: Exception, *, accepted_stream: bool = False) -> NoReturn:
+        mapped = map_error(exc, secrets=self._secrets(), accepted_stream=accepted_stream)
+        if mapped is None:
+            raise exc
+        raise mapped from exc
 
     def register_message_connector(
         self, connector: Connector | None = None

@@ -1,8 +1,9 @@
-"""OpenAI SDK exceptions -> llmbridge ``ProviderAPIError`` subclasses (API.md section 9).
+"""OpenAI SDK exceptions -> llmbridge's ``ProviderAPIError`` tree: ``map_error``, the one place.
 
-The class and ``retryable`` come from the core status table; an error event inside a stream
-(HTTP 200 already sent) is mapped by its error ``type`` instead. Messages are rebuilt from the
-API's own error text with anything key-like removed, so credentials never reach our errors.
+The class and ``retryable`` come from the status table; an error event inside a stream (HTTP 200
+already sent) is classed by its error ``type`` instead. Messages are rebuilt from the API's own
+error text with anything key-like removed, so credentials never reach our errors. The agent and
+the connector both map through ``map_error``.
 """
 
 from __future__ import annotations
@@ -10,24 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+import httpx2
 import openai
 
-from llmbridge._errors import (
-    ProviderAPIError,
-    RateLimitError,
-    StreamInterruptedError,
-    api_error_for_status,
-    redact_secrets,
-    retry_after_seconds,
-)
-from llmbridge._messages import Message
+from llmbridge import ProviderAPIError, RateLimitError, StreamInterruptedError
+from llmbridge.kit import api_error_for_status, api_error_text, redact_secrets, retry_after_seconds
 
-__all__ = [
-    "interrupted_stream_error",
-    "malformed_stream_error",
-    "map_openai_error",
-    "raised_mid_stream",
-]
+__all__ = ["PROVIDER", "malformed_stream_error", "map_error", "map_openai_error"]
 
 PROVIDER: Final = "openai"
 
@@ -58,6 +48,15 @@ def _api_message(exc: openai.APIError) -> str:
     return exc.message
 
 
+def _error_type(exc: openai.APIError) -> str | None:
+    # Failures without a response have no API error type: say which kind of failure it was.
+    if isinstance(exc, openai.APITimeoutError):
+        return "timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return "connection error"
+    return exc.type or None
+
+
 def _status_of(exc: openai.APIError) -> tuple[int | None, int | None]:
     """The HTTP status to report, and the status that picks the class (they differ for events)."""
     match exc:
@@ -71,25 +70,53 @@ def _status_of(exc: openai.APIError) -> tuple[int | None, int | None]:
             return None, _EVENT_TYPE_STATUS.get(exc.type or "", 0) or None
 
 
+def map_error(
+    exc: BaseException, *, secrets: Iterable[str | None] = (), accepted_stream: bool = False
+) -> ProviderAPIError | None:
+    """Map an OpenAI SDK failure to llmbridge's error tree; ``None`` for any other exception.
+
+    The message reads ``OpenAI API error (HTTP <status>, <type>): <API message>``. Status errors
+    follow the status table; connection errors and timeouts are ``ProviderUnavailableError``
+    (retryable); a stream error event is classed by its ``type`` (``server_error`` -> unavailable
+    and retryable) with ``status_code`` ``None``, an event of unknown type is a plain,
+    non-retryable ``ProviderAPIError``; ``RateLimitError`` carries ``retry_after`` from the
+    headers. With ``accepted_stream`` (the failure happened inside a stream the API had
+    accepted), a stream error event, a dropped connection (an ``httpx2`` transport error, which
+    the SDK lets through mid-body) are ``StreamInterruptedError``. ``secrets`` (the client's
+    key) and key-like text never appear in the message. Raise the result ``from exc``.
+    """
+    match exc:
+        case openai.APIError():
+            mapped = _mapped(exc, secrets)
+            if accepted_stream and _is_stream_event(exc):
+                return _interrupted(f"the OpenAI stream was interrupted: {mapped}", mapped)
+            return mapped
+        case httpx2.TransportError() if accepted_stream:
+            text = f"the OpenAI stream's connection dropped ({type(exc).__name__}: {exc})"
+            return StreamInterruptedError(
+                redact_secrets(text, secrets), provider=PROVIDER, retryable=True
+            )
+        case _:
+            return None
+
+
 def map_openai_error(
     exc: openai.APIError, *, secrets: Iterable[str | None] = ()
 ) -> ProviderAPIError:
-    """Return the ``ProviderAPIError`` subclass for an OpenAI SDK error (raise it ``from exc``).
+    """``map_error`` for an ``openai.APIError`` (never ``None``); kept from 0.1."""
+    return _mapped(exc, secrets)
 
-    Status errors follow the status table; connection errors and timeouts are
-    ``ProviderUnavailableError`` (retryable); a stream error event is classed by its ``type``
-    (``server_error`` -> unavailable and retryable) with ``status_code`` ``None``, and an event
-    of unknown type is a plain, non-retryable ``ProviderAPIError``. ``RateLimitError`` carries
-    ``retry_after`` from the response headers. ``secrets`` (the client's key) and key-like text
-    never appear in the message.
-    """
+
+def _mapped(exc: openai.APIError, secrets: Iterable[str | None]) -> ProviderAPIError:
     status, class_status = _status_of(exc)
     if class_status is None and not isinstance(exc, openai.APIConnectionError):
         cls, retryable = ProviderAPIError, False
     else:
         cls, retryable = api_error_for_status(class_status)
-    where = f"HTTP {status}" if status is not None else "no HTTP status"
-    message = redact_secrets(f"OpenAI API error ({where}): {_api_message(exc)}", secrets)
+    text = api_error_text(
+        "OpenAI", _api_message(exc), status_code=status, error_type=_error_type(exc)
+    )
+    message = redact_secrets(text, secrets)
     if cls is RateLimitError:
         retry_after = (
             retry_after_seconds(exc.response.headers)
@@ -106,40 +133,26 @@ def map_openai_error(
     return cls(message, provider=PROVIDER, status_code=status, retryable=retryable)
 
 
-def raised_mid_stream(exc: BaseException) -> bool:
-    """Whether ``exc`` (or the SDK error behind it) is an error event inside a started stream.
-
-    Such events arrive after the HTTP 200, so the stream had started even if no chunk came.
-    """
-    cause = exc if isinstance(exc, openai.APIError) else exc.__cause__
-    return isinstance(cause, openai.APIError) and not isinstance(
-        cause,
-        openai.APIStatusError | openai.APIConnectionError | openai.APIResponseValidationError,
+def _is_stream_event(exc: openai.APIError) -> bool:
+    # Error events arrive after the HTTP 200: the stream had started even if no chunk came.
+    return not isinstance(
+        exc, openai.APIStatusError | openai.APIConnectionError | openai.APIResponseValidationError
     )
 
 
-def interrupted_stream_error(
-    exc: ProviderAPIError | openai.APIError, partial: Message | None
-) -> StreamInterruptedError:
-    """Return the ``StreamInterruptedError`` for a failure after a stream started.
-
-    ``status_code`` and ``retryable`` are those of the mapped error; ``partial`` is what the
-    stream had assembled. Raise it ``from exc``.
-    """
-    mapped = exc if isinstance(exc, ProviderAPIError) else map_openai_error(exc)
+def _interrupted(message: str, mapped: ProviderAPIError) -> StreamInterruptedError:
     return StreamInterruptedError(
-        f"the OpenAI stream was interrupted: {mapped}",
+        message,
         provider=PROVIDER,
         status_code=mapped.status_code,
         retryable=mapped.retryable,
-        partial=partial,
     )
 
 
 def malformed_stream_error(
     exc: ValueError, *, secrets: Iterable[str | None] = ()
 ) -> StreamInterruptedError:
-    """Return the ``StreamInterruptedError`` for stream data that is not JSON.
+    """The ``StreamInterruptedError`` for stream data that is not JSON (the agent's own finding).
 
     The SDK lets ``json.loads`` raise on such an event; the stream cannot go on. No HTTP status
     applies and the failure is not retryable (the server sent what it meant to). Raise it

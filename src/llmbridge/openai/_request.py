@@ -1,50 +1,30 @@
-"""Neutral messages -> OpenAI Chat Completions request messages (API.md 4.1 and 4.5).
+"""Neutral messages -> an OpenAI Chat Completions request.
 
-A pure function over data: ``to_openai`` dispatches each message on its type through one
-type-keyed table, records what it changed as ``ConversionNote``s, and (unless told not to)
-runs the request-level tool-pairing step around the conversion.
+A pure function over data: ``to_openai`` runs the kit's ``prepare_conversation`` (the pairing
+step and the 40-character id rule) around the message-by-message conversion of ``_convert`` and
+returns the messages with the notes of what changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from openai.types.chat import (
-    ChatCompletionAssistantMessageParam,
-    ChatCompletionContentPartParam,
-    ChatCompletionMessageFunctionToolCallParam,
-    ChatCompletionMessageParam,
-    ChatCompletionSystemMessageParam,
-    ChatCompletionToolMessageParam,
-    ChatCompletionUserMessageParam,
-)
-from openai.types.chat.chat_completion_content_part_image_param import (
-    ChatCompletionContentPartImageParam,
-    ImageURL,
-)
-from openai.types.chat.chat_completion_message_function_tool_call_param import Function
+from openai.types.chat import ChatCompletionMessageParam
 
-from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import (
-    ImageMessage,
-    Message,
-    MessageEnvelope,
-    MultiModalMessage,
-    Role,
-    TextMessage,
-    ToolCallAggregateMessage,
-    ToolCallMessage,
-    ToolCallResultMessage,
-)
-from llmbridge._names import NAME_PATTERN, sanitize_identifier
-from llmbridge._notes import ConversionNote, NoteRecorder
-from llmbridge._pairing import repair_tool_pairing, validate_tool_pairing
-from llmbridge._request_checks import check_image, check_text
-from llmbridge._tool_calls import tool_call_id_or_fallback
+from llmbridge import ConversionNote, InvalidMessageError, Message
+from llmbridge.kit import ProviderRequest, RawTurn, ToolIdRule, prepare_conversation
+from llmbridge.openai._convert import Converter, convert_messages
 
-__all__ = ["MAX_IMAGE_BYTES", "MAX_TOOL_CALL_ID_LENGTH", "OpenAIRequest", "to_openai"]
+__all__ = [
+    "ID_RULE",
+    "MAX_IMAGE_BYTES",
+    "MAX_TOOL_CALL_ID_LENGTH",
+    "OpenAIRequest",
+    "raw_turn",
+    "to_openai",
+]
 
 MAX_TOOL_CALL_ID_LENGTH: Final = 40
 """Longest tool-call id OpenAI accepts in history (longer ones have been rejected with a 400)."""
@@ -52,310 +32,37 @@ MAX_TOOL_CALL_ID_LENGTH: Final = 40
 MAX_IMAGE_BYTES: Final = 20 * 1024 * 1024
 """Default ``max_image_bytes``: the base64 text of one image (OpenAI's per-image cap, 20 MB)."""
 
-_PROVIDER: Final = "OpenAI"
 
-_REASONING_OMITTED: Final = "reasoning is not sent to OpenAI Chat Completions"
+ID_RULE: Final = ToolIdRule(max_length=MAX_TOOL_CALL_ID_LENGTH)
+"""The tool-call ids Chat Completions takes in history."""
+
+_MOVABLE_ROLES: Final = frozenset({"user", "system", "developer"})
 
 
-@dataclass(frozen=True, slots=True)
-class OpenAIRequest:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OpenAIRequest(ProviderRequest):
     """The converted conversation: ``messages`` for the SDK, the ``notes`` of what changed.
 
     ``indices[i]`` is the index of the neutral message that produced ``messages[i]`` (a message
-    may produce several, or none).
+    may produce several, or none); ``tool_ids`` the ids the 40-character rule shortened.
     """
 
     messages: list[ChatCompletionMessageParam]
-    notes: tuple[ConversionNote, ...]
-    indices: tuple[int, ...]
 
 
-class _Converter:
-    """The state of one conversion: output, the original index of each output, the notes."""
+def raw_turn(payload: Any) -> RawTurn:
+    """How a Chat Completions message given as-is takes part in tool pairing.
 
-    __slots__ = ("agent_name", "indices", "max_image_bytes", "messages", "names", "recorder")
-
-    def __init__(self, agent_name: str, strict_mode: bool, max_image_bytes: int | None) -> None:
-        self.agent_name = agent_name
-        self.max_image_bytes = max_image_bytes
-        self.recorder = NoteRecorder(strict_mode=strict_mode)
-        self.messages: list[ChatCompletionMessageParam] = []
-        self.indices: list[int] = []
-        # A name repeats on most messages of a conversation: sanitize each one once.
-        self.names: dict[str, str] = {}
-
-    def _sanitized(self, text: str, index: int, field: str) -> str:
-        # Senders and function names repeat on most messages: check each distinct one once (a
-        # name that is no valid text raises the first time, so it never enters the cache).
-        cleaned = self.names.get(text)
-        if cleaned is None:
-            check_text(text, index=index, field=field)
-            cleaned = text if NAME_PATTERN.match(text) else sanitize_identifier(text)
-            self.names[text] = cleaned
-        return cleaned
-
-    def name(self, sender: str, index: int) -> str:
-        """The ``name`` field for ``sender``, sanitized to ``^[a-zA-Z0-9_-]{1,64}$`` (noted)."""
-        cleaned = self._sanitized(sender, index, "from_")
-        if cleaned != sender:
-            self.recorder.note(
-                index,
-                "renamed",
-                f"name {sender!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed {cleaned!r}",
-                field="from_",
-            )
-        return cleaned
-
-    def function_name(self, name: str, index: int, position: int) -> str:
-        """A history call's function name, sanitized to the pattern tools must match (noted)."""
-        field = f"tool_calls[{position}].function_name"
-        cleaned = self._sanitized(name, index, field)
-        if cleaned != name:
-            self.recorder.note(
-                index,
-                "renamed",
-                f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed "
-                f"{cleaned!r}",
-                field=field,
-            )
-        return cleaned
-
-    def image_part(
-        self, image: ImageMessage, index: int, field_prefix: str = ""
-    ) -> ChatCompletionContentPartImageParam:
-        """The ``image_url`` part of ``image``, after the neutral image checks."""
-        check_image(
-            image,
-            max_bytes=self.max_image_bytes,
-            provider=_PROVIDER,
-            index=index,
-            field_prefix=field_prefix,
-        )
-        return _image_part(image)
-
-    def omit_reasoning(self, index: int) -> None:
-        self.recorder.note(index, "omitted", _REASONING_OMITTED)
-
-
-def _user(
-    content: str | list[ChatCompletionContentPartParam], name: str | None
-) -> ChatCompletionUserMessageParam:
-    payload: ChatCompletionUserMessageParam = {"role": "user", "content": content}
-    if name is not None:
-        payload["name"] = name
-    return payload
-
-
-def _image_part(image: ImageMessage) -> ChatCompletionContentPartImageParam:
-    # data_url is cached on the message: the image is base64-encoded once, not per request.
-    image_url: ImageURL = {"url": image.data_url}
-    if image.detail is not None:
-        image_url["detail"] = image.detail
-    return {"type": "image_url", "image_url": image_url}
-
-
-def _convert_text(conv: _Converter, message: TextMessage, index: int) -> None:
-    # The ASCII test is inlined at every check_text site: calling check_text for each string
-    # made to_openai 30% slower (benchmark conversation); a lone surrogate is never ASCII.
-    if not message.content.isascii():
-        check_text(message.content, index=index, field="content")
-    if message.reasoning:
-        conv.omit_reasoning(index)
-    sender = message.from_
-    if message.role == Role.SYSTEM:
-        system: ChatCompletionSystemMessageParam = {"role": "system", "content": message.content}
-        if sender is not None:
-            system["name"] = conv.name(sender, index)
-        conv.messages.append(system)
-    elif sender == conv.agent_name:
-        assistant: ChatCompletionAssistantMessageParam = {
-            "role": "assistant",
-            "content": message.content,
-            "name": conv.name(sender, index),
-        }
-        conv.messages.append(assistant)
-    elif sender is not None:
-        conv.messages.append(_user(message.content, conv.name(sender, index)))
-    elif message.role == Role.USER:
-        conv.messages.append({"role": "user", "content": message.content})
-    elif message.role == Role.ASSISTANT:
-        conv.messages.append({"role": "assistant", "content": message.content})
-    else:
-        raise InvalidMessageError(
-            f"a text message with no sender must have role 'system', 'user' or 'assistant', "
-            f"not {str(message.role)!r}",
-            index=index,
-            field="role",
-        )
-
-
-def _reject_self(conv: _Converter, message: ImageMessage | MultiModalMessage, index: int) -> None:
-    if message.from_ == conv.agent_name:
-        raise InvalidMessageError(
-            f"{type(message).__name__} from the agent itself ({conv.agent_name!r}) cannot be "
-            "sent: OpenAI assistant messages carry no images",
-            index=index,
-            field="from_",
-        )
-
-
-def _sender_name(conv: _Converter, message: Message, index: int) -> str | None:
-    return None if message.from_ is None else conv.name(message.from_, index)
-
-
-def _convert_image(conv: _Converter, message: ImageMessage, index: int) -> None:
-    _reject_self(conv, message, index)
-    part = conv.image_part(message, index)
-    conv.messages.append(_user([part], _sender_name(conv, message, index)))
-
-
-def _text_part(text: str, index: int, position: int) -> ChatCompletionContentPartParam:
-    if not text.isascii():
-        check_text(text, index=index, field=f"content[{position}]")
-    return {"type": "text", "text": text}
-
-
-def _convert_multimodal(conv: _Converter, message: MultiModalMessage, index: int) -> None:
-    _reject_self(conv, message, index)
-    parts: list[ChatCompletionContentPartParam] = [
-        _text_part(item.content, index, position)
-        if isinstance(item, TextMessage)
-        else conv.image_part(item, index, f"content[{position}].")
-        for position, item in enumerate(message.content)
-    ]
-    conv.messages.append(_user(parts, _sender_name(conv, message, index)))
-
-
-def _check_call_texts(call_id: str, text: str, text_field: str, index: int, position: int) -> None:
-    """``check_text`` for one call's id and its arguments or result (sent verbatim)."""
-    check_text(call_id, index=index, field=f"tool_calls[{position}].tool_call_id")
-    check_text(text, index=index, field=f"tool_calls[{position}].{text_field}")
-
-
-def _emit_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> None:
-    if not message.tool_calls:
-        raise InvalidMessageError(
-            "a tool-call message needs at least one tool call (OpenAI rejects an empty "
-            "tool_calls list)",
-            index=index,
-            field="tool_calls",
-        )
-    if message.reasoning:
-        conv.omit_reasoning(index)
-    content = message.content
-    if content and not content.isascii():
-        check_text(content, index=index, field="content")
-    calls: list[ChatCompletionMessageFunctionToolCallParam] = []
-    for position, call in enumerate(message.tool_calls):
-        call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-        arguments = call.function_arguments
-        if not (call_id.isascii() and arguments.isascii()):
-            _check_call_texts(call_id, arguments, "function_arguments", index, position)
-        name = conv.function_name(call.function_name, index, position)
-        function: Function = {"name": name, "arguments": arguments}
-        calls.append({"id": call_id, "type": "function", "function": function})
-    # Never a `name` here: named tool-call messages made the API fail (AutoGen #3437).
-    conv.messages.append({"role": "assistant", "content": content or None, "tool_calls": calls})
-
-
-def _emit_results(conv: _Converter, message: ToolCallResultMessage, index: int) -> None:
-    for position, call in enumerate(message.tool_calls):
-        result = call.result
-        if result is None:
-            continue
-        # The fallback counts positions in the original list, skipped calls included.
-        call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-        if not (call_id.isascii() and result.isascii()):
-            _check_call_texts(call_id, result, "result", index, position)
-        tool: ChatCompletionToolMessageParam = {
-            "role": "tool",
-            "tool_call_id": call_id,
-            "content": result,
-        }
-        conv.messages.append(tool)
-
-
-def _is_own(conv: _Converter, sender: str | None) -> bool:
-    return sender is None or sender == conv.agent_name
-
-
-def _convert_tool_calls(conv: _Converter, message: ToolCallMessage, index: int) -> None:
-    if not _is_own(conv, message.from_):
-        raise InvalidMessageError(
-            f"a tool-call message from another agent ({message.from_!r}) cannot be sent as a "
-            f"call of {conv.agent_name!r}; send a ToolCallAggregateMessage instead",
-            index=index,
-            field="from_",
-        )
-    _emit_tool_calls(conv, message, index)
-
-
-def _convert_aggregate(conv: _Converter, message: ToolCallAggregateMessage, index: int) -> None:
-    if _is_own(conv, message.from_):
-        _emit_tool_calls(conv, message.tool_call_message, index)
-        _emit_results(conv, message.tool_call_result_message, index)
-        return
-    assert message.from_ is not None  # _is_own covers None
-    name = conv.name(message.from_, index)
-    for position, call in enumerate(message.tool_call_result_message.tool_calls):
-        result = call.result
-        if result is not None:
-            if not result.isascii():
-                check_text(result, index=index, field=f"tool_calls[{position}].result")
-            conv.messages.append(_user(result, name))
-
-
-def _convert_envelope(conv: _Converter, message: MessageEnvelope[Any], index: int) -> None:
-    if isinstance(message.content, dict):
-        # Already a ChatCompletionMessageParam: sent as the caller built it.
-        conv.messages.append(message.content)  # type: ignore[arg-type]
-        return
-    conv.recorder.unsupported(
-        index,
-        f"a MessageEnvelope of {type(message.content).__name__} is not an OpenAI request "
-        "message (expected a ChatCompletionMessageParam dict)",
-    )
-
-
-_Handler = Callable[[_Converter, Any, int], None]
-_HANDLERS: Final[dict[type, _Handler]] = {
-    TextMessage: _convert_text,
-    ImageMessage: _convert_image,
-    MultiModalMessage: _convert_multimodal,
-    ToolCallMessage: _convert_tool_calls,
-    ToolCallResultMessage: _emit_results,
-    ToolCallAggregateMessage: _convert_aggregate,
-    MessageEnvelope: _convert_envelope,
-}
-
-
-def _handler_for(message_type: type) -> _Handler | None:
-    # Subclasses of the neutral types convert as their nearest listed base.
-    for cls in message_type.__mro__:
-        handler = _HANDLERS.get(cls)
-        if handler is not None:
-            return handler
-    return None
-
-
-def _convert(conv: _Converter, messages: Sequence[Message], indices: Sequence[int]) -> None:
-    handlers = _HANDLERS
-    out = conv.messages
-    out_indices = conv.indices
-    for message, index in zip(messages, indices, strict=True):
-        handler = handlers.get(type(message)) or _handler_for(type(message))
-        if handler is None:
-            conv.recorder.unsupported(
-                index, f"{type(message).__name__} cannot be sent to OpenAI Chat Completions"
-            )
-            continue
-        handler(conv, message, index)
-        # Handlers only append payloads; each new payload comes from this message.
-        added = len(out) - len(out_indices)
-        if added == 1:
-            out_indices.append(index)
-        elif added:
-            out_indices.extend([index] * added)
+    An assistant message is an assistant turn; a user, system or developer message may be moved
+    after the results it interrupts (results are ``tool`` messages, never inside a user
+    message); anything else (tool results, roles Chat Completions does not take) is left alone.
+    """
+    role = payload.get("role") if isinstance(payload, dict) else None
+    if not isinstance(role, str):
+        return "opaque"
+    if role == "assistant":
+        return "assistant"
+    return "movable" if role in _MOVABLE_ROLES else "opaque"
 
 
 def to_openai(
@@ -368,35 +75,47 @@ def to_openai(
 ) -> OpenAIRequest:
     """Convert neutral messages to OpenAI Chat Completions request messages.
 
-    Rules: API.md 4.1, message by message (``agent_name`` is "self"). Unless ``check_pairing`` is
-    false, the tool-pairing step of 4.5 runs around the conversion: safe repairs first (a
-    message interrupting a call and its results moved after them, ids made unique and at most 40
-    characters), then every message is converted, then the pairing is checked. Notes name the
+    Rules: the From/Role table, message by message (``agent_name`` is "self"). Unless
+    ``check_pairing`` is false, the tool-pairing step runs around the conversion: safe repairs
+    first (a message interrupting a call and its results moved after them, ids made unique),
+    then every message is converted, then the pairing is checked. Ids over 40 characters are
+    shortened deterministically in both modes (``tool_ids`` maps them). Notes name the
     index of the original neutral message. Never mutates ``messages``. Function names of
     history calls outside ``^[a-zA-Z0-9_-]{1,64}$`` are sanitized (a ``"renamed"`` note).
     Images given as bytes must be png, jpeg, gif or webp, and their base64 text at most
-    ``max_image_bytes`` long (``None``: no limit); URLs are never downloaded.
+    ``max_image_bytes`` long (``None``: no limit); URLs are never downloaded, and ``gs://`` ones
+    are not supported. Envelopes of request dicts pass through when their role is one of
+    ``system``, ``developer``, ``user``, ``assistant``, ``tool``, ``function`` (else they are not
+    supported). A call of a reply cut off at the token limit whose arguments are no JSON object
+    is sent with ``"{}"``, its cut text after the result answering it (a ``"repaired"`` note).
 
     Raises ``InvalidMessageError`` for a message that breaks a rule (both modes; an image over
     the limit names field ``data``), for a lossy change in strict mode, for a pairing violation
     and for a request left with no message (then ``.index`` is ``None``);
     ``UnsupportedMessageError`` for an unsupported type in strict mode.
     """
-    conv = _Converter(agent_name, strict_mode, max_image_bytes)
-    if not check_pairing:
-        _convert(conv, messages, range(len(messages)))
-        return OpenAIRequest(conv.messages, tuple(conv.recorder.notes), tuple(conv.indices))
-    repaired = repair_tool_pairing(
-        messages, agent_name=agent_name, max_id_length=MAX_TOOL_CALL_ID_LENGTH
+    conv = Converter(agent_name, strict_mode, max_image_bytes)
+    prepared = prepare_conversation(
+        messages,
+        agent_name=agent_name,
+        check_pairing=check_pairing,
+        tool_id_rule=ID_RULE,
+        raw_turn=raw_turn,
     )
-    _convert(conv, repaired.messages, repaired.indices)
-    validate_tool_pairing(repaired)
-    if not conv.messages:
-        raise InvalidMessageError("the conversation has no message left to send to OpenAI")
-    notes = [*repaired.notes, *conv.recorder.notes]
-    if repaired.notes and conv.recorder.notes:
+    convert_messages(conv, prepared.messages, prepared.indices)
+    if check_pairing:
+        prepared.raise_violation()
+        if not conv.messages:
+            raise InvalidMessageError("the conversation has no message left to send to OpenAI")
+    notes = [*prepared.notes, *conv.recorder.notes]
+    if prepared.notes and conv.recorder.notes:
         notes.sort(key=_note_order)
-    return OpenAIRequest(conv.messages, tuple(notes), tuple(conv.indices))
+    return OpenAIRequest(
+        messages=conv.messages,
+        indices=tuple(conv.indices),
+        notes=tuple(notes),
+        tool_ids=prepared.tool_ids,
+    )
 
 
 def _note_order(note: ConversionNote) -> int:

@@ -1,7 +1,8 @@
-"""OpenAI Chat Completions replies -> neutral messages (API.md 4.3).
+"""OpenAI Chat Completions replies -> neutral messages.
 
-``build_reply`` holds the outbound rules once; ``from_openai`` (a whole completion) and the
-stream aggregator (chunks) both feed it, so a streamed reply equals the non-streamed one.
+``from_openai`` (a whole completion) and the stream aggregator (chunks) both gather the same
+``reply_parts`` and build the message with the kit's ``build_reply``, so a streamed reply equals
+the non-streamed one and the outbound rules are coded once for every provider.
 """
 
 from __future__ import annotations
@@ -20,26 +21,19 @@ from openai.types.chat.chat_completion_message import ChatCompletionMessage
 from openai.types.chat.chat_completion_message_function_tool_call import Function
 from openai.types.completion_usage import CompletionTokensDetails, PromptTokensDetails
 
-from llmbridge._errors import (
-    ContentFilteredError,
-    EmptyResponseError,
-    ProviderResponseError,
-    RefusalError,
-    UnsupportedMessageError,
-)
-from llmbridge._messages import (
+from llmbridge import (
     Message,
     MessageEnvelope,
+    ProviderResponseError,
     Reasoning,
-    Role,
-    TextMessage,
     ToolCall,
-    ToolCallMessage,
+    UnsupportedMessageError,
     Usage,
 )
+from llmbridge.kit import ReplyParts, build_reply
 from llmbridge.openai._errors import PROVIDER
 
-__all__ = ["REASONING_FIELDS", "build_reply", "from_openai", "reasoning_text", "usage_from_openai"]
+__all__ = ["REASONING_FIELDS", "from_openai", "reasoning_text", "reply_parts", "usage_from_openai"]
 
 REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
 """Fields OpenAI-compatible servers (DeepSeek, vLLM, OpenRouter) use for reasoning text on a
@@ -77,55 +71,28 @@ def usage_from_openai(usage: CompletionUsage | None) -> Usage | None:
     )
 
 
-def build_reply(
+def reply_parts(
     *,
-    agent_name: str,
     text: str | None,
     refusal: str | None,
     tool_calls: Sequence[ToolCall],
     reasoning: str | None,
     usage: Usage | None,
     finish_reason: str | None,
-    raw: Any,
-) -> Message:
-    """Apply the outbound rules to one assembled choice and return the neutral reply.
+) -> ReplyParts:
+    """The neutral parts of one OpenAI choice, the same for a completion and a stream.
 
-    Raises ``ContentFilteredError`` (finish reason ``content_filter``), ``RefusalError`` (a
-    refusal text) and ``EmptyResponseError`` (neither text nor tool calls), each with ``raw``
-    as ``.response``.
+    OpenAI's finish reasons (``stop``, ``length``, ``tool_calls``, ``content_filter``) are the
+    neutral ones; anything else (the deprecated ``function_call``) stays the raw string. An empty
+    refusal is no refusal (servers send ``"refusal": ""`` on ordinary replies).
     """
-    if finish_reason == "content_filter":
-        raise ContentFilteredError(
-            "OpenAI stopped the completion with its content filter", response=raw
-        )
-    if refusal:
-        raise RefusalError(f"the model refused: {refusal}", refusal=refusal, response=raw)
-    thoughts = (Reasoning(reasoning, provider=PROVIDER),) if reasoning else ()
-    # OpenAI's finish reasons (stop, length, tool_calls, content_filter) are the neutral ones;
-    # anything else (the deprecated function_call) is kept as the provider's raw string.
-    if tool_calls:
-        return ToolCallMessage(
-            tool_calls,
-            agent_name,
-            content=text or None,
-            reasoning=thoughts,
-            usage=usage,
-            finish_reason=finish_reason,
-            raw=raw,
-        )
-    if text:
-        return TextMessage(
-            Role.ASSISTANT,
-            text,
-            agent_name,
-            reasoning=thoughts,
-            usage=usage,
-            finish_reason=finish_reason,
-            raw=raw,
-        )
-    raise EmptyResponseError(
-        f"the completion holds neither text nor tool calls (finish reason {finish_reason!r})",
-        response=raw,
+    return ReplyParts(
+        text=text,
+        reasoning=(Reasoning(reasoning, provider=PROVIDER),) if reasoning else (),
+        tool_calls=tuple(tool_calls),
+        finish_reason=finish_reason,
+        usage=usage,
+        refusal=refusal or None,
     )
 
 
@@ -217,9 +184,10 @@ def from_openai(
 ) -> Message:
     """Convert an OpenAI ``ChatCompletion`` (or an envelope of one) to a neutral reply.
 
-    Rules: API.md 4.3. The reply's ``from_`` is ``agent_name``; it carries usage, finish
-    reason, reasoning (from OpenAI-compatible servers) and the completion as ``raw``. Anything
-    that is not a completion comes back unchanged (lenient) or raises
+    Rules: a content filter, a refusal, more than one choice or an empty reply raise; tool calls
+    become a ``ToolCallMessage``, text a ``TextMessage``. The reply's ``from_`` is ``agent_name``;
+    it carries usage, finish reason, reasoning (from OpenAI-compatible servers) and the completion
+    as ``raw``. Anything that is not a completion comes back unchanged (lenient) or raises
     ``UnsupportedMessageError`` (strict). Raises ``ProviderResponseError`` for more or fewer than
     one choice, for non-function tool calls and for a completion whose fields are not what a
     chat completion holds (the SDK does not validate bodies: ``{"choices": null}`` arrives as a
@@ -237,16 +205,15 @@ def from_openai(
         return completion
     choice = _only_choice(inner)
     message = choice.message
-    return build_reply(
-        agent_name=agent_name,
+    parts = reply_parts(
         text=message.content,
         refusal=message.refusal,
         tool_calls=_tool_calls(message, inner),
         reasoning=reasoning_text(message),
         usage=usage_from_openai(_checked_usage(inner)),
         finish_reason=choice.finish_reason,
-        raw=inner,
     )
+    return build_reply(parts, agent_name=agent_name, raw=inner)
 
 
 def _describe(value: object) -> str:

@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions stream chunks -> live neutral updates and one final reply (API.md 4.4).
+"""OpenAI Chat Completions stream chunks -> live neutral updates and one final reply .
 
 State is kept apart from I/O: feed ``OpenAIStreamAggregator.add`` a chunk, get the updates it
 carries; call ``finish`` for the complete reply, built by the same rules as ``from_openai``.
@@ -8,20 +8,18 @@ from __future__ import annotations
 
 from openai.types.chat import ChatCompletionChunk
 
-from llmbridge._errors import ProviderResponseError, StreamInterruptedError
-from llmbridge._messages import (
+from llmbridge import (
     Message,
-    Reasoning,
+    ProviderResponseError,
     ReasoningMessageUpdate,
     Role,
-    TextMessage,
+    StreamInterruptedError,
     TextMessageUpdate,
-    ToolCallMessage,
     Usage,
 )
-from llmbridge._tool_calls import ToolCallAccumulator
+from llmbridge.kit import ReplyParts, ToolCallAccumulator, build_reply, partial_reply
 from llmbridge.openai._errors import PROVIDER
-from llmbridge.openai._response import build_reply, reasoning_text, usage_from_openai
+from llmbridge.openai._response import reasoning_text, reply_parts, usage_from_openai
 
 __all__ = ["OpenAIStreamAggregator"]
 
@@ -111,35 +109,23 @@ class OpenAIStreamAggregator:
                 )
         return updates
 
+    def _parts(self) -> ReplyParts:
+        return reply_parts(
+            text="".join(self._text),
+            refusal="".join(self._refusal),
+            tool_calls=self._calls.tool_calls(),
+            reasoning="".join(self._reasoning) or None,
+            usage=self._usage,
+            finish_reason=self._finish_reason,
+        )
+
     @property
     def partial(self) -> Message | None:
         """The reply assembled so far, or ``None`` when no text, reasoning or tool call arrived.
 
         Never raises: a refusal or content filter seen so far does not stop it.
         """
-        text = "".join(self._text)
-        reasoning = self._reasoning_tuple()
-        if self._calls:
-            return ToolCallMessage(
-                self._calls.tool_calls(),
-                self.agent_name,
-                content=text or None,
-                reasoning=reasoning,
-                usage=self._usage,
-                finish_reason=self._finish_reason,
-                raw=tuple(self._chunks),
-            )
-        if text or reasoning:
-            return TextMessage(
-                Role.ASSISTANT,
-                text,
-                self.agent_name,
-                reasoning=reasoning,
-                usage=self._usage,
-                finish_reason=self._finish_reason,
-                raw=tuple(self._chunks),
-            )
-        return None
+        return partial_reply(self._parts(), agent_name=self.agent_name, raw=tuple(self._chunks))
 
     def finish(self) -> Message:
         """Return the complete reply; ``raw`` is the tuple of chunks received.
@@ -155,17 +141,4 @@ class OpenAIStreamAggregator:
                 retryable=True,
                 partial=self.partial,
             )
-        return build_reply(
-            agent_name=self.agent_name,
-            text="".join(self._text),
-            refusal="".join(self._refusal),
-            tool_calls=self._calls.tool_calls(),
-            reasoning="".join(self._reasoning) or None,
-            usage=self._usage,
-            finish_reason=self._finish_reason,
-            raw=tuple(self._chunks),
-        )
-
-    def _reasoning_tuple(self) -> tuple[Reasoning, ...]:
-        text = "".join(self._reasoning)
-        return (Reasoning(text, provider=PROVIDER),) if text else ()
+        return build_reply(self._parts(), agent_name=self.agent_name, raw=tuple(self._chunks))

@@ -8,7 +8,8 @@ from typing import Final
 from openai.types.chat import ChatCompletionFunctionToolParam, ChatCompletionToolChoiceOptionParam
 from openai.types.shared_params import FunctionDefinition
 
-from llmbridge._functions import FunctionContract, combine_functions
+from llmbridge import FunctionContract
+from llmbridge.kit import combine_functions
 
 __all__ = ["openai_tool_choice", "openai_tools"]
 

@@ -1,39 +1,103 @@
 """Test kit: run the real provider SDKs against respx mocks, with no network.
 
-Provider SDKs are imported lazily, so this package imports without openai or anthropic installed.
+``EchoAgent`` needs nothing beyond llmbridge itself. The HTTP parts (``RespxTransport``, the SDK
+client builders, the response builders, ``ScriptedProvider``) need httpx and respx, the
+``testing`` extra: they load on first use, and without that extra using one raises an
+``ImportError`` naming it (``pip install 'llmbridge[testing]'``). Provider SDKs are imported
+only by the client builders, so this package imports without openai or anthropic installed.
 """
 
-from llmbridge.testing._anthropic import (
-    anthropic_error_event,
-    anthropic_error_response,
-    anthropic_message,
-    anthropic_redacted_thinking_block,
-    anthropic_sse,
-    anthropic_sse_response,
-    anthropic_stream_events,
-    anthropic_text_block,
-    anthropic_thinking_block,
-    anthropic_tool_use_block,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
 from llmbridge.testing._echo import EchoAgent
-from llmbridge.testing._openai import (
-    openai_chunk,
-    openai_completion,
-    openai_error_event,
-    openai_sse,
-    openai_sse_response,
-    openai_text_chunks,
-    openai_tool_call_chunks,
-    openai_usage,
-    openai_usage_chunk,
-)
-from llmbridge.testing._provider import ProviderRequest, ScriptedProvider, ScriptedReply
-from llmbridge.testing._transport import (
-    RespxTransport,
-    anthropic_client,
-    last_request_json,
-    openai_client,
-)
+
+if TYPE_CHECKING:
+    from llmbridge.testing._anthropic import (
+        anthropic_error_event,
+        anthropic_error_response,
+        anthropic_message,
+        anthropic_redacted_thinking_block,
+        anthropic_sse,
+        anthropic_sse_response,
+        anthropic_stream_events,
+        anthropic_text_block,
+        anthropic_thinking_block,
+        anthropic_tool_use_block,
+    )
+    from llmbridge.testing._openai import (
+        openai_chunk,
+        openai_completion,
+        openai_error_event,
+        openai_sse,
+        openai_sse_response,
+        openai_text_chunks,
+        openai_tool_call_chunks,
+        openai_usage,
+        openai_usage_chunk,
+    )
+    from llmbridge.testing._provider import ProviderRequest, ScriptedProvider, ScriptedReply
+    from llmbridge.testing._transport import (
+        RespxTransport,
+        anthropic_client,
+        last_request_json,
+        openai_client,
+    )
+
+# Public name -> the private module that defines it; those modules import httpx and respx.
+_HTTP_PARTS: Final[dict[str, str]] = {
+    "ProviderRequest": "_provider",
+    "RespxTransport": "_transport",
+    "ScriptedProvider": "_provider",
+    "ScriptedReply": "_provider",
+    "anthropic_client": "_transport",
+    "anthropic_error_event": "_anthropic",
+    "anthropic_error_response": "_anthropic",
+    "anthropic_message": "_anthropic",
+    "anthropic_redacted_thinking_block": "_anthropic",
+    "anthropic_sse": "_anthropic",
+    "anthropic_sse_response": "_anthropic",
+    "anthropic_stream_events": "_anthropic",
+    "anthropic_text_block": "_anthropic",
+    "anthropic_thinking_block": "_anthropic",
+    "anthropic_tool_use_block": "_anthropic",
+    "last_request_json": "_transport",
+    "openai_chunk": "_openai",
+    "openai_client": "_transport",
+    "openai_completion": "_openai",
+    "openai_error_event": "_openai",
+    "openai_sse": "_openai",
+    "openai_sse_response": "_openai",
+    "openai_text_chunks": "_openai",
+    "openai_tool_call_chunks": "_openai",
+    "openai_usage": "_openai",
+    "openai_usage_chunk": "_openai",
+}
+_TESTING_EXTRA: Final = frozenset({"httpx", "httpx2", "respx"})
+
+
+def __getattr__(name: str) -> Any:
+    """Load an HTTP part of the kit on first use (see the module docstring)."""
+    module = _HTTP_PARTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'llmbridge.testing' has no attribute {name!r}")
+    try:
+        loaded = importlib.import_module(f"llmbridge.testing.{module}")
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] not in _TESTING_EXTRA:
+            raise
+        raise ImportError(
+            f"llmbridge.testing.{name} needs httpx and respx: pip install 'llmbridge[testing]'",
+            name=exc.name,
+        ) from exc
+    return getattr(loaded, name)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __all__ = [
     "EchoAgent",

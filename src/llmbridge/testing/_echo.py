@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import AsyncIterator, Sequence
 
 from llmbridge import GenerateReplyOptions, Message
-from llmbridge._middleware import AgentMethods
+from llmbridge._agents import AgentMethods
 
 __all__ = ["EchoAgent"]
 

@@ -8,6 +8,7 @@ see chunks (and mid-stream failures) exactly when the mock produces them.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -121,6 +122,18 @@ class RespxTransport(httpx2.AsyncBaseTransport):
         )
 
 
+def _import_sdk(name: str, builder: str) -> Any:
+    """Import a provider SDK for a client builder; without it, name the extra that installs it."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] != name:
+            raise
+        raise ImportError(
+            f"{builder} needs the {name} SDK: pip install 'llmbridge[{name}]'", name=exc.name
+        ) from exc
+
+
 def openai_client(
     router: respx.Router, *, api_key: str = "test-key", max_retries: int = 0, **kwargs: Any
 ) -> openai.AsyncOpenAI:
@@ -128,14 +141,14 @@ def openai_client(
 
     Retries default to 0 so a mocked failure surfaces at once; other keyword arguments go to the
     client unchanged (the SDK's default base URL applies unless `base_url` is given). Raises
-    ImportError when the openai SDK is not installed.
+    ImportError naming the ``openai`` extra when the SDK is not installed.
     """
-    import openai
-
+    sdk = _import_sdk("openai", "openai_client")
     http_client = httpx2.AsyncClient(transport=RespxTransport(router))
-    return openai.AsyncOpenAI(
+    client: openai.AsyncOpenAI = sdk.AsyncOpenAI(
         api_key=api_key, max_retries=max_retries, http_client=http_client, **kwargs
     )
+    return client
 
 
 def anthropic_client(
@@ -145,14 +158,14 @@ def anthropic_client(
 
     Retries default to 0 so a mocked failure surfaces at once; other keyword arguments go to the
     client unchanged (the SDK's default base URL applies unless `base_url` is given). Raises
-    ImportError when the anthropic SDK is not installed.
+    ImportError naming the ``anthropic`` extra when the SDK is not installed.
     """
-    import anthropic
-
+    sdk = _import_sdk("anthropic", "anthropic_client")
     http_client = httpx2.AsyncClient(transport=RespxTransport(router))
-    return anthropic.AsyncAnthropic(
+    client: anthropic.AsyncAnthropic = sdk.AsyncAnthropic(
         api_key=api_key, max_retries=max_retries, http_client=http_client, **kwargs
     )
+    return client
 
 
 def last_request_json(route: respx.Route | Call) -> Any:

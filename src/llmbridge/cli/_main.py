@@ -1,0 +1,243 @@
+"""The ``llmbridge`` command line (also ``python -m llmbridge``): ``demo`` and ``convert``.
+
+Every failure the user can fix is one ``error: ...`` line on stderr and exit code 2 (a provider
+failing during the demo: exit code 1); no traceback. Provider SDKs load only when a command
+needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import IO, Any, Final
+
+from llmbridge import __version__
+from llmbridge._errors import InvalidMessageError, LLMBridgeError, UnsupportedMessageError
+from llmbridge._messages import Message
+from llmbridge._messages._serialization import load_messages
+from llmbridge.cli._demo import (
+    DEFAULT_MODELS,
+    KEY_VARIABLES,
+    MODEL_VARIABLES,
+    PROVIDERS,
+    DemoSettings,
+    models_from,
+    run_demo,
+)
+from llmbridge.kit._notes import ConversionNote
+
+__all__ = ["main"]
+
+# Offline streams arrive at once; at a terminal they are paced so a reader sees them stream.
+_TERMINAL_CHUNK_DELAY: Final = 0.02
+# A missing module -> the extra that installs it.
+_EXTRAS: Final = {
+    "openai": "openai",
+    "anthropic": "anthropic",
+    "respx": "testing",
+    "httpx": "testing",
+}
+
+Converted = tuple[dict[str, Any], tuple[ConversionNote, ...]]
+Converter = Callable[[list[Message], argparse.Namespace], Converted]
+
+
+def _to_openai(messages: list[Message], args: argparse.Namespace) -> Converted:
+    from llmbridge.openai import to_openai
+
+    # OpenAI carries names in its `name` field: there is no name policy to apply.
+    request = to_openai(messages, agent_name=args.agent_name, strict_mode=args.strict)
+    return {"messages": request.messages}, request.notes
+
+
+def _to_anthropic(messages: list[Message], args: argparse.Namespace) -> Converted:
+    from llmbridge.anthropic import to_anthropic
+
+    request = to_anthropic(
+        messages,
+        agent_name=args.agent_name,
+        strict_mode=args.strict,
+        name_policy=args.name_policy,
+    )
+    # No system text: no "system" key, so the payload is a valid request body as it stands.
+    payload: dict[str, Any] = {"system": request.system} if request.system else {}
+    payload["messages"] = request.messages
+    return payload, request.notes
+
+
+_CONVERTERS: Final[dict[str, Converter]] = {"openai": _to_openai, "anthropic": _to_anthropic}
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"error: {' '.join(message.split())}", file=sys.stderr)
+    return code
+
+
+def _missing_module(error: ImportError) -> int:
+    module = (error.name or "").split(".")[0]
+    if module not in _EXTRAS:
+        return _fail(str(error))
+    return _fail(f"{module} is not installed: pip install 'llmbridge[{_EXTRAS[module]}]'")
+
+
+def _read(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    with open(source, encoding="utf-8") as file:
+        return file.read()
+
+
+def _note_line(note: ConversionNote) -> str:
+    where = f"message {note.index}" if note.index is not None else "request"
+    return f"note: {where} {note.kind}: {note.detail}"
+
+
+def _convert(args: argparse.Namespace) -> int:
+    """``llmbridge convert``: neutral JSON in, the provider's request payload JSON out."""
+    try:
+        messages = load_messages(_read(args.file))
+        payload, notes = _CONVERTERS[args.to](messages, args)
+    except (InvalidMessageError, UnsupportedMessageError) as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(f"cannot read {args.file}: {error.strerror or error}")
+    except UnicodeDecodeError as error:
+        return _fail(f"{args.file} is not UTF-8 text ({error.reason})")
+    except ImportError as error:
+        return _missing_module(error)
+    for note in notes:
+        print(_note_line(note), file=sys.stderr)
+    json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def chunk_delay(out: IO[str], live: bool) -> float:
+    """Seconds between offline stream frames: paced at a terminal, none when piped or live."""
+    return _TERMINAL_CHUNK_DELAY if not live and out.isatty() else 0.0
+
+
+def command_name(argv0: str) -> str:
+    """How the user started us, to repeat in hints: the script path, or ``python -m llmbridge``."""
+    return argv0 if os.path.basename(argv0) == "llmbridge" else "python -m llmbridge"
+
+
+def _demo(args: argparse.Namespace) -> int:
+    """``llmbridge demo``: the scripted conversation through each chosen provider."""
+    providers = PROVIDERS if args.provider == "all" else (args.provider,)
+    if args.live:
+        missing = [KEY_VARIABLES[p] for p in providers if not os.environ.get(KEY_VARIABLES[p])]
+        if missing:
+            names = " and ".join(missing)
+            return _fail(
+                f"--live needs {names}, which {'is' if len(missing) == 1 else 'are'} not set; "
+                "export it, or leave out --live to run offline"
+            )
+    settings = DemoSettings(
+        providers,
+        stream=not args.no_stream,
+        live=args.live,
+        models=models_from({"openai": args.openai_model, "anthropic": args.anthropic_model}),
+        chunk_delay=chunk_delay(sys.stdout, args.live),
+        command=command_name(sys.argv[0]),
+    )
+    try:
+        asyncio.run(run_demo(settings, sys.stdout))
+    except LLMBridgeError as error:
+        return _fail(f"{type(error).__name__}: {error}", code=1)
+    except ImportError as error:
+        return _missing_module(error)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="llmbridge",
+        description="One neutral message language for agent code, translated to OpenAI and "
+        "Anthropic.",
+    )
+    parser.add_argument("--version", action="version", version=f"llmbridge {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    demo = commands.add_parser(
+        "demo",
+        help="run a scripted conversation through each provider (offline by default)",
+        description="Run one conversation (system prompt, a question with an image, two "
+        "parallel tool calls, the answer) through each provider with the same agent code, "
+        "printing the neutral messages, the exact JSON requests and the replies.",
+    )
+    demo.add_argument("--provider", choices=[*PROVIDERS, "all"], default="all")
+    demo.add_argument("--no-stream", action="store_true", help="use send() instead of stream()")
+    demo.add_argument(
+        "--live",
+        action="store_true",
+        help=f"call the real APIs ({' / '.join(KEY_VARIABLES.values())} must be set)",
+    )
+    for provider in PROVIDERS:
+        demo.add_argument(
+            f"--{provider}-model",
+            metavar="MODEL",
+            help=f"model for --live (default: ${MODEL_VARIABLES[provider]}, "
+            f"else {DEFAULT_MODELS[provider]})",
+        )
+    demo.set_defaults(run=_demo)
+    convert = commands.add_parser(
+        "convert",
+        help="convert a neutral JSON conversation to a provider's request payload",
+        description="Read a neutral conversation (JSON written by llmbridge.dump_messages) and "
+        "print the provider's request payload as JSON. Conversion notes go to stderr; invalid "
+        "input exits with code 2 and one error line.",
+    )
+    convert.add_argument("--to", choices=PROVIDERS, required=True)
+    convert.add_argument(
+        "--agent-name", default="assistant", metavar="NAME", help="(default: %(default)s)"
+    )
+    convert.add_argument(
+        "--strict", action="store_true", help="fail instead of dropping or renaming"
+    )
+    convert.add_argument(
+        "--name-policy",
+        choices=["drop", "prefix"],
+        default="drop",
+        help="Anthropic: drop other agents' names (default), or write each as a '[name] ' "
+        "prefix before the text; OpenAI carries names in its 'name' field and ignores this",
+    )
+    convert.add_argument(
+        "file", nargs="?", default="-", metavar="FILE", help="a file, or - for stdin (default)"
+    )
+    convert.set_defaults(run=_convert)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
+
+    Exit codes: 0 success; 1 a provider failed during the demo, or stdout was closed early; 2
+    invalid input or usage (one ``error:`` line on stderr); 130 interrupted.
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        code: int = args.run(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+    return code
+
+
+def _silence_stdout() -> None:
+    """The reader went away (``| head``): stop quietly, as Unix tools do, with no flush error."""
+    # Best effort: if stdout cannot be redirected either, there is nothing left to protect.
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())

@@ -1,0 +1,105 @@
+"""The provider kit: the parts every provider wing is built from, built-in or a third party's.
+
+A provider is a ``MessageConnector`` subclass (its request, reply and stream conversions and
+its SDK's error mapping), the pure ``to_*`` / ``from_*`` functions and stream aggregator it calls
+(built from ``prepare_conversation``, ``NoteRecorder``, ``speaker``, ``ReplyParts`` /
+``build_reply`` and ``ToolCallAccumulator``), and a provider agent (``AgentMethods``,
+``create_keywords`` / ``layer_create_settings`` / ``check_reserved`` for its SDK call, the error
+helpers for its SDK's exceptions). The built-in providers import nothing else of llmbridge's
+than the names here and in ``llmbridge``. ``import llmbridge.kit`` imports no provider SDK.
+"""
+
+from __future__ import annotations
+
+from llmbridge._agents import (
+    AgentMethods,
+    check_async_client,
+    check_reserved,
+    create_keywords,
+    layer_create_settings,
+)
+from llmbridge._errors import (
+    api_error_for_status,
+    api_error_text,
+    redact_secrets,
+    retry_after_seconds,
+)
+from llmbridge._functions import combine_functions
+from llmbridge.kit._checks import (
+    SUPPORTED_IMAGE_TYPES,
+    TOOL_CHOICE_MODES,
+    WEB_URL_SCHEMES,
+    base64_size,
+    check_image,
+    check_text,
+    checked_tool_choice,
+    omitted_detail,
+    unsupported_envelope,
+    unsupported_image_url,
+)
+from llmbridge.kit._connector import MessageConnector
+from llmbridge.kit._conversation import PreparedConversation, prepare_conversation
+from llmbridge.kit._names import NAME_PATTERN, sanitize_identifier, shorten_identifier
+from llmbridge.kit._notes import NoteKind, NoteLog, NoteRecorder, log_notes
+from llmbridge.kit._reply import ReplyParts, build_reply, partial_reply
+from llmbridge.kit._request import ProviderRequest
+from llmbridge.kit._speaker import Speaker, speaker
+from llmbridge.kit._stream import StreamAggregator
+from llmbridge.kit._tool_calls import (
+    CUT_ARGUMENTS_SHOWN,
+    CutOffCalls,
+    ToolCallAccumulator,
+    call_ids,
+    tool_call_id_or_fallback,
+)
+from llmbridge.kit._tool_ids import ToolIdRule
+from llmbridge.kit._turns import RawTurn, RawTurnHook, generic_raw_turn
+
+__all__ = [
+    "CUT_ARGUMENTS_SHOWN",
+    "NAME_PATTERN",
+    "SUPPORTED_IMAGE_TYPES",
+    "TOOL_CHOICE_MODES",
+    "WEB_URL_SCHEMES",
+    "AgentMethods",
+    "CutOffCalls",
+    "MessageConnector",
+    "NoteKind",
+    "NoteLog",
+    "NoteRecorder",
+    "PreparedConversation",
+    "ProviderRequest",
+    "RawTurn",
+    "RawTurnHook",
+    "ReplyParts",
+    "Speaker",
+    "StreamAggregator",
+    "ToolCallAccumulator",
+    "ToolIdRule",
+    "api_error_for_status",
+    "api_error_text",
+    "base64_size",
+    "build_reply",
+    "call_ids",
+    "check_async_client",
+    "check_image",
+    "check_reserved",
+    "check_text",
+    "checked_tool_choice",
+    "combine_functions",
+    "create_keywords",
+    "generic_raw_turn",
+    "layer_create_settings",
+    "log_notes",
+    "omitted_detail",
+    "partial_reply",
+    "prepare_conversation",
+    "redact_secrets",
+    "retry_after_seconds",
+    "sanitize_identifier",
+    "shorten_identifier",
+    "speaker",
+    "tool_call_id_or_fallback",
+    "unsupported_envelope",
+    "unsupported_image_url",
+]

@@ -1,0 +1,181 @@
+"""Neutral checks run before a request is sent: text, image payloads and the tool choice.
+
+Both providers call these, so a bad image, a text no encoder can send or a ``tool_choice``
+naming no offered tool fails the same way, early, with an error naming what to fix, instead of
+as a provider's HTTP 400 or an SDK's ``UnicodeEncodeError``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import Any, Final
+
+from llmbridge._errors import InvalidMessageError
+from llmbridge._messages import ImageMessage, MessageEnvelope
+from llmbridge._messages._media import url_scheme
+
+__all__ = [
+    "SUPPORTED_IMAGE_TYPES",
+    "TOOL_CHOICE_MODES",
+    "WEB_URL_SCHEMES",
+    "base64_size",
+    "check_image",
+    "check_text",
+    "checked_tool_choice",
+    "omitted_detail",
+    "unsupported_envelope",
+    "unsupported_image_url",
+]
+
+WEB_URL_SCHEMES: Final = frozenset({"http", "https"})
+"""The image URL schemes OpenAI and Anthropic fetch (``gs://`` is Gemini's only)."""
+
+SUPPORTED_IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+"""The media types both providers accept for images sent as bytes."""
+
+TOOL_CHOICE_MODES: Final = frozenset({"auto", "none", "required"})
+"""The ``tool_choice`` values that are modes; any other value names a function."""
+
+# Without tools, these modes mean what no tool_choice means: they are left out of the request.
+_HARMLESS_WITHOUT_TOOLS: Final = frozenset({"auto", "none"})
+
+# A Python str may hold surrogate code points; UTF-8 (and so JSON on the wire) cannot.
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, *, index: int | None, field: str) -> None:
+    """Raise ``InvalidMessageError`` when ``text`` holds a lone surrogate (``"a\\ud800b"``).
+
+    Such a string is not valid Unicode text: every SDK fails to encode it as UTF-8. ``index``
+    and ``field`` locate the text (the error names them). ASCII text costs one ``isascii``.
+    """
+    if text.isascii():
+        return
+    found = _SURROGATE.search(text)
+    if found is not None:
+        raise InvalidMessageError(
+            f"{field} is not valid Unicode text (lone surrogate at position {found.start()})",
+            index=index,
+            field=field,
+        )
+
+
+def base64_size(byte_count: int) -> int:
+    """The length of the base64 text of ``byte_count`` bytes (padding included)."""
+    return 4 * ((byte_count + 2) // 3)
+
+
+def check_image(
+    image: ImageMessage,
+    *,
+    max_bytes: int | None,
+    provider: str,
+    index: int,
+    field_prefix: str = "",
+) -> None:
+    """Raise ``InvalidMessageError`` when an image given as bytes cannot be sent to ``provider``.
+
+    URL images are not checked (they are never downloaded). Bytes must be png, jpeg, gif or
+    webp (else the error names field ``media_type``) and their base64 text at most
+    ``max_bytes`` long (else field ``data``; ``None`` means no limit). ``field_prefix`` locates
+    an image inside a message, e.g. ``"content[1]."``; ``index`` is the message's index.
+    """
+    data = image.data
+    if data is None:
+        return
+    if image.media_type not in SUPPORTED_IMAGE_TYPES:
+        raise InvalidMessageError(
+            f"{provider} accepts image/jpeg, image/png, image/gif or image/webp, got "
+            f"{image.media_type!r}",
+            index=index,
+            field=f"{field_prefix}media_type",
+        )
+    if max_bytes is not None:
+        size = base64_size(len(data))
+        if size > max_bytes:
+            raise InvalidMessageError(
+                f"the image is {size} bytes of base64, over the {max_bytes}-byte limit for "
+                f"{provider} (max_image_bytes); send a smaller image or a URL",
+                index=index,
+                field=f"{field_prefix}data",
+            )
+
+
+def unsupported_image_url(
+    image: ImageMessage, *, schemes: Collection[str], provider: str, field_prefix: str = ""
+) -> str | None:
+    """Why ``image``'s URL cannot be sent to ``provider``, or ``None`` when it can.
+
+    A URL whose scheme is not in ``schemes`` (a ``gs://`` URL for OpenAI or Anthropic) cannot:
+    the caller drops it as unsupported. Images given as bytes always can.
+    """
+    if image.url is None:
+        return None
+    scheme = url_scheme(image.url)
+    if scheme in schemes:
+        return None
+    return (
+        f"{scheme}:// image URLs cannot be sent to {provider}{_where(field_prefix)}; it takes "
+        f"{' and '.join(sorted(schemes))} URLs or image bytes"
+    )
+
+
+def omitted_detail(image: ImageMessage, *, provider: str, field_prefix: str = "") -> str | None:
+    """The ``"omitted"`` note of an image ``detail`` that ``provider`` has no field for, or
+    ``None`` when the image has no ``detail``."""
+    if image.detail is None:
+        return None
+    return (
+        f"image detail {image.detail!r} is not sent to {provider} (it has no such field; detail "
+        f"is only a hint){_where(field_prefix)}"
+    )
+
+
+def _where(field_prefix: str) -> str:
+    return f" ({field_prefix.rstrip('.')})" if field_prefix else ""
+
+
+def unsupported_envelope(
+    envelope: MessageEnvelope[Any], *, roles: Collection[str], target: str, expected: str
+) -> str | None:
+    """Why ``envelope`` cannot be passed through to ``target``, or ``None`` when it can.
+
+    It can when it holds a dict whose ``role`` is one of ``roles``; another provider's message
+    (an OpenAI ``"tool"`` dict for Anthropic, a Gemini ``"model"`` content) would only fail at
+    the API. The caller drops it as unsupported. ``expected`` names the dict type wanted.
+    """
+    payload = envelope.content
+    if not isinstance(payload, dict):
+        return (
+            f"a MessageEnvelope of {type(payload).__name__} is not {target} (expected {expected})"
+        )
+    role = payload.get("role")
+    if isinstance(role, str) and role in roles:
+        return None
+    taken = ", ".join(sorted(roles))
+    return f"a MessageEnvelope of a {role!r} message is not {target} (roles: {taken})"
+
+
+def checked_tool_choice(tool_choice: str | None, tool_names: Collection[str]) -> str | None:
+    """Return the ``tool_choice`` to send, or ``None`` when none should be sent.
+
+    Without tools, ``"auto"`` and ``"none"`` mean what no tool choice means and are left out.
+    Raises ``ValueError`` for ``"required"`` without tools and for a function name that is not
+    one of ``tool_names`` (the providers reject both with an HTTP 400).
+    """
+    if tool_choice is None:
+        return None
+    if not tool_names:
+        if tool_choice in _HARMLESS_WITHOUT_TOOLS:
+            return None
+        raise ValueError(
+            f"tool_choice {tool_choice!r} needs tools, but no function is offered; pass "
+            "functions (in the agent or in the options) or drop tool_choice"
+        )
+    if tool_choice not in TOOL_CHOICE_MODES and tool_choice not in tool_names:
+        raise ValueError(
+            f"tool_choice {tool_choice!r} names no offered function (offered: "
+            f"{', '.join(sorted(tool_names))})"
+        )
+    return tool_choice
