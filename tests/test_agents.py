@@ -103,3 +103,17 @@ async def test_a_reserved_key_in_options_extra_raises_before_sending(
     with pytest.raises(ValueError, match=_expected(agent_type, key)):
         await reply()
     assert not route.called
+
+
+@pytest.mark.parametrize("description", [None, ""], ids=["none", "empty"])
+def test_both_agents_leave_out_a_tool_description_that_says_nothing(
+    description: str | None,
+) -> None:
+    from llmbridge import FunctionContract
+    from llmbridge.anthropic._tools import tool_param
+    from llmbridge.openai import openai_tools
+
+    contract = FunctionContract("f", description)
+
+    assert "description" not in openai_tools([contract])[0]["function"]
+    assert "description" not in tool_param(contract)

@@ -14,7 +14,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PUBLIC_MODULES = ["llmbridge", "llmbridge.openai", "llmbridge.anthropic", "llmbridge.testing"]
+PUBLIC_MODULES = [
+    "llmbridge",
+    "llmbridge.kit",
+    "llmbridge.openai",
+    "llmbridge.anthropic",
+    "llmbridge.testing",
+]
 
 
 def test_the_site_builds_with_warnings_as_errors(tmp_path: Path) -> None:

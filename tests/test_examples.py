@@ -74,6 +74,7 @@ RUNNABLE_SECTIONS = {
     "'gen_ai.provider.name': 'openai'",
     "OpenAI-compatible servers": "Hello from a local model.",
     "Timeouts and retries": "True OpenAI API error (timeout): Request timed out.",
+    "Write your own provider": "You said: hi",
 }
 
 

@@ -164,3 +164,14 @@ def test_a_long_run_of_distinct_notes_keeps_at_most_max_keys() -> None:
 def test_a_log_needs_room_for_one_note(max_keys: int) -> None:
     with pytest.raises(ValueError, match="max_keys must be at least 1"):
         NoteLog("test", max_keys=max_keys)
+
+
+def test_the_note_record_keeps_no_message_alive() -> None:
+    # An image's note must not pin the image's bytes for as long as the record lives.
+    big = TextMessage(Role.USER, "x" * 1_000_000, "bob")
+    note_log = NoteLog("test")
+
+    note_log.log([ConversionNote(0, "dropped", "name dropped")], [big])
+
+    (key,) = note_log._seen
+    assert not any(isinstance(part, Message) for part in key)

@@ -121,7 +121,8 @@ class EmptyResponseError(ProviderResponseError):
 class ProviderAPIError(LLMBridgeError):
     """A call to the provider's API failed; the SDK's own exception is the ``__cause__``.
 
-    ``provider`` is ``"openai"`` or ``"anthropic"``; ``status_code`` is the HTTP status when one
+    ``provider`` is the provider tag of the wire API (``"openai"``, ``"anthropic"``, ...);
+    ``status_code`` is the HTTP status when one
     was received; ``retryable`` says whether the same request may succeed later.
     """
 

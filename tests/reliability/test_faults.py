@@ -18,6 +18,7 @@ import respx
 from llmbridge import (
     Message,
     ProviderAPIError,
+    ProviderResponseError,
     ProviderUnavailableError,
     RateLimitError,
     StreamInterruptedError,
@@ -137,6 +138,15 @@ def malformed(provider: Provider) -> list[bytes]:
     return [b"event: content_block_delta\ndata: {not json\n\n"]
 
 
+DEEP = '{"a":' * 20_000 + "1" + "}" * 20_000  # valid JSON, deeper than a recursive parser goes
+
+
+def nested_too_deep(provider: Provider) -> list[bytes]:
+    if provider == "openai":
+        return [f"data: {DEEP}\n\n".encode()]
+    return [f"event: content_block_delta\ndata: {DEEP}\n\n".encode()]
+
+
 def error_event(provider: Provider) -> list[bytes]:
     if provider == "openai":
         return openai_sse([openai_error_event()], done=False)
@@ -160,6 +170,13 @@ MID_STREAM: list[Any] = [
         False,
         {"openai": json.JSONDecodeError, "anthropic": json.JSONDecodeError},
         id="malformed-sse-json",
+    ),
+    pytest.param(
+        nested_too_deep,
+        None,
+        False,
+        {"openai": RecursionError, "anthropic": RecursionError},
+        id="event-data-nested-too-deep-to-parse",
     ),
     pytest.param(
         "reset",
@@ -211,6 +228,32 @@ async def test_failures_inside_a_stream_keep_what_arrived(
     assert (partial.content, partial.from_) == ("Hello", AGENT)
     assert "".join(m.get_content() or "" for m in received) == "Hello"  # delivered live
     assert route.call_count == 1
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_a_reply_nested_too_deep_to_parse_is_a_provider_response_error(
+    provider: Provider,
+) -> None:
+    if provider == "openai":
+        body = (
+            '{"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": '
+            f'[{{"index": 0, "finish_reason": "stop", "message": {{"role": "assistant", '
+            f'"content": "x", "extra": {DEEP}}}}}]}}'
+        )
+    else:
+        body = (
+            '{"id": "m", "type": "message", "role": "assistant", "model": "x", "content": '
+            f'[{{"type": "tool_use", "id": "t", "name": "f", "input": {DEEP}}}], '
+            '"stop_reason": "tool_use", "stop_sequence": null, '
+            '"usage": {"input_tokens": 1, "output_tokens": 1}}'
+        )
+    router = respx.Router()
+    router.post(URL[provider]).respond(
+        content=body.encode(), headers={"content-type": "application/json"}
+    )
+
+    with pytest.raises(ProviderResponseError, match="nested too deeply"):
+        await connected(provider, router).send("hi")
 
 
 # -- retries: the SDK's setting is honoured, llmbridge adds none ---------------------------

@@ -27,7 +27,7 @@ from llmbridge import (
 )
 from llmbridge.anthropic import AnthropicChatAgent
 from llmbridge.openai import OpenAIChatAgent
-from llmbridge.testing import ProviderRequest, ScriptedProvider, ScriptedReply
+from llmbridge.testing import ProviderRequest, ScriptedProvider, ScriptedReply, ScriptedRequest
 
 AGENT = "assistant"
 UPDATES = (TextMessageUpdate, ReasoningMessageUpdate, ToolCallMessageUpdate)
@@ -297,3 +297,9 @@ def test_script_items_of_another_type_raise_type_error(item: Any) -> None:
 
 def test_repr_counts_replies_and_answers() -> None:
     assert repr(ScriptedProvider(["a", "b"])) == "ScriptedProvider(replies=2, answered=0)"
+
+
+def test_requests_are_scripted_requests_and_the_old_name_still_works() -> None:
+    assert ProviderRequest is ScriptedRequest
+    request = ScriptedRequest("openai", "https://api.openai.com/v1/chat/completions", {})
+    assert (request.provider, request.stream) == ("openai", False)

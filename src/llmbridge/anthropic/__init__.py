@@ -23,6 +23,12 @@ from llmbridge.anthropic._errors import map_error
 from llmbridge.anthropic._request import AnthropicRequest, to_anthropic
 from llmbridge.anthropic._response import from_anthropic
 from llmbridge.anthropic._stream import AnthropicStreamAggregator
+from llmbridge.anthropic._wing import (
+    connected_agent,
+    default_http_client,
+    request_payload,
+    sdk_client,
+)
 
 __all__ = [
     "MAX_IMAGE_BYTES",
@@ -30,7 +36,11 @@ __all__ = [
     "AnthropicMessageConnector",
     "AnthropicRequest",
     "AnthropicStreamAggregator",
+    "connected_agent",
+    "default_http_client",
     "from_anthropic",
     "map_error",
+    "request_payload",
+    "sdk_client",
     "to_anthropic",
 ]

@@ -22,6 +22,7 @@ from llmbridge import (
     InvalidMessageError,
     Message,
     MessageEnvelope,
+    ProviderResponseError,
     UnsupportedMessageError,
     register_default_connector,
 )
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
 
 __all__ = ["AnthropicChatAgent"]
+
+TOO_DEEP: Final = "the reply is nested too deeply for the SDK to parse it as JSON"
 
 # Read once: which settings the installed SDK's create() takes as keywords. The rest (in
 # anthropic 2.x: temperature, top_p, top_k) must travel in the request body.
@@ -197,6 +200,9 @@ class AnthropicChatAgent(AgentMethods):
             reply = await self.client.messages.create(**arguments)
         except anthropic.APIError as exc:
             self._raise(exc)
+        except RecursionError:
+            # The SDK's JSON parser gives up on a body nested thousands of levels deep.
+            raise ProviderResponseError(TOO_DEEP) from None
         return MessageEnvelope(reply, self.name)
 
     async def generate_streaming_reply(
@@ -221,8 +227,14 @@ class AnthropicChatAgent(AgentMethods):
                     event = await events.__anext__()
                 except StopAsyncIteration:
                     return
-                except (anthropic.APIError, httpx2.TransportError, ValueError) as exc:
-                    # ValueError: event data that is not JSON (the SDK lets json.loads raise).
+                except (
+                    anthropic.APIError,
+                    httpx2.TransportError,
+                    ValueError,
+                    RecursionError,
+                ) as exc:
+                    # ValueError, RecursionError: event data that is not JSON, or nested too
+                    # deeply to parse (the SDK lets json.loads raise).
                     self._raise(exc, accepted_stream=True)
                 yield MessageEnvelope(event, self.name)
         finally:

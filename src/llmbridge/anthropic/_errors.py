@@ -97,7 +97,7 @@ def stream_interrupted(
         detail = _describe(exc, status)
     elif isinstance(exc, anthropic.APIError) and not isinstance(exc, anthropic.APIConnectionError):
         status, retryable, detail = None, False, _describe(exc, None)
-    elif isinstance(exc, ValueError):
+    elif isinstance(exc, ValueError | RecursionError):
         status, retryable = None, False
         detail = f"the stream sent malformed data ({type(exc).__name__}: {exc})"
     else:
@@ -125,7 +125,9 @@ def map_error(
     its status (see ``api_error``). Raise the result ``from exc``.
     """
     match exc:
-        case anthropic.APIError() | httpx2.TransportError() | ValueError() if accepted_stream:
+        case anthropic.APIError() | httpx2.TransportError() | ValueError() | RecursionError() if (
+            accepted_stream
+        ):
             return stream_interrupted(exc, partial=None, secrets=secrets)
         case anthropic.APIStatusError(status_code=200) | httpx2.TransportError():
             return stream_interrupted(exc, partial=None, secrets=secrets)

@@ -10,14 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from anthropic.types import (
-    ContentBlock,
-    RawContentBlockDeltaEvent,
-    RawContentBlockStartEvent,
-    RawMessageDeltaEvent,
-    RawMessageStartEvent,
-    RawMessageStreamEvent,
-)
+from anthropic.types import ContentBlock, RawMessageStreamEvent
 from anthropic.types import Message as AnthropicMessage
 
 from llmbridge import (
@@ -103,14 +96,17 @@ class AnthropicStreamAggregator:
 
     def add(self, event: RawMessageStreamEvent) -> list[Message]:
         """Apply one event; return the neutral updates it produces (often none)."""
-        match event:
-            case RawContentBlockDeltaEvent():
+        # Matched on the type tag, not with class patterns: the SDK's events are pydantic models,
+        # whose metaclass makes each isinstance check an ABC check (class patterns cost 25% of
+        # the whole stream's aggregation in make bench).
+        match event.type:
+            case "content_block_delta":
                 return self._block_delta(event)
-            case RawContentBlockStartEvent():
+            case "content_block_start":
                 return self._block_start(event)
-            case RawMessageStartEvent():
+            case "message_start":
                 return self._message_start(event)
-            case RawMessageDeltaEvent():
+            case "message_delta":
                 return self._message_delta(event)
             case _:  # content_block_stop, message_stop, ping, and event types to come
                 return []

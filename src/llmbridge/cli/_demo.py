@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Final, Literal, TypeAlias
+from typing import IO, TYPE_CHECKING, Any, Final, TypeAlias
 
 from llmbridge._agents import GenerateReplyOptions, MiddlewareStreamingAgent
 from llmbridge._functions import FunctionCallMiddleware
@@ -30,6 +30,7 @@ from llmbridge._messages import (
     ToolCallMessage,
 )
 from llmbridge.cli._output import LivePrinter, describe, summary_lines, write_request
+from llmbridge.kit._providers import load_provider, provider_info, provider_tags
 
 if TYPE_CHECKING:
     import httpx2
@@ -48,24 +49,19 @@ __all__ = [
     "script",
 ]
 
-Provider: TypeAlias = Literal["openai", "anthropic"]
-PROVIDERS: Final[tuple[Provider, ...]] = ("openai", "anthropic")
+Provider: TypeAlias = str
+"""A provider tag of the registry (``llmbridge.kit``)."""
+PROVIDERS: Final[tuple[Provider, ...]] = provider_tags()
 DEFAULT_MODELS: Final[dict[Provider, str]] = {
-    "openai": "gpt-4o-mini",
-    "anthropic": "claude-haiku-4-5",
+    tag: provider_info(tag).default_model for tag in PROVIDERS
 }
 MODEL_VARIABLES: Final[dict[Provider, str]] = {
-    "openai": "LLMBRIDGE_OPENAI_MODEL",
-    "anthropic": "LLMBRIDGE_ANTHROPIC_MODEL",
+    tag: provider_info(tag).model_variable for tag in PROVIDERS
 }
 KEY_VARIABLES: Final[dict[Provider, str]] = {
-    "openai": "OPENAI_API_KEY",
-    "anthropic": "ANTHROPIC_API_KEY",
+    tag: provider_info(tag).key_variable for tag in PROVIDERS
 }
-_TITLES: Final[dict[Provider, str]] = {
-    "openai": "OpenAI Chat Completions",
-    "anthropic": "Anthropic Messages",
-}
+_TITLES: Final[dict[Provider, str]] = {tag: provider_info(tag).title for tag in PROVIDERS}
 _NEXT_STEPS: Final = (
     ("demo --no-stream", "the same with send() instead of stream()"),
     ("demo --live", "the real APIs (needs OPENAI_API_KEY / ANTHROPIC_API_KEY)"),
@@ -158,46 +154,29 @@ RequestHook: TypeAlias = Callable[["httpx2.Request"], Awaitable[None]]
 
 def _http_client(provider: Provider, hook: RequestHook, offline: ScriptedProvider | None) -> Any:
     """The SDK's own default HTTP client (its timeouts, limits), with a hook that sees requests."""
-    hooks = {"request": [hook]}
     transport: dict[str, Any] = {}
     if offline is not None:
         from llmbridge.testing import RespxTransport
 
         transport["transport"] = RespxTransport(offline.router)
-    if provider == "openai":
-        import openai
-
-        return openai.DefaultAsyncHttpxClient(event_hooks=hooks, **transport)
-    import anthropic
-
-    return anthropic.DefaultAsyncHttpxClient(event_hooks=hooks, **transport)
+    return load_provider(provider).default_http_client(event_hooks={"request": [hook]}, **transport)
 
 
 def _sdk_client(provider: Provider, http_client: Any, live: bool) -> Any:
     # Live, the SDK reads its key from the environment; offline, nothing checks the key.
     api_key = None if live else "offline-demo"
     retries = 2 if live else 0
-    if provider == "openai":
-        import openai
-
-        return openai.AsyncOpenAI(api_key=api_key, http_client=http_client, max_retries=retries)
-    import anthropic
-
-    return anthropic.AsyncAnthropic(api_key=api_key, http_client=http_client, max_retries=retries)
+    return load_provider(provider).sdk_client(
+        api_key=api_key, http_client=http_client, max_retries=retries
+    )
 
 
 def build_agent(provider: Provider, client: Any, model: str) -> MiddlewareStreamingAgent:
     """The one provider-specific step: the provider agent. The rest of the stack is shared."""
-    if provider == "openai":
-        from llmbridge.openai import OpenAIChatAgent
-
-        inner: Any = OpenAIChatAgent(client, name=AGENT_NAME, model=model)
-    else:
-        from llmbridge.anthropic import AnthropicChatAgent
-
-        inner = AnthropicChatAgent(client, name=AGENT_NAME, model=model)
+    connected: MiddlewareStreamingAgent = load_provider(provider).connected_agent(
+        client, name=AGENT_NAME, model=model
+    )
     tools = FunctionCallMiddleware([get_weather, get_local_time])
-    connected: MiddlewareStreamingAgent = inner.register_message_connector()
     return connected.register_streaming_middleware(tools)
 
 

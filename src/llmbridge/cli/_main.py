@@ -13,7 +13,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import IO, Any, Final
 
 from llmbridge import __version__
@@ -30,47 +30,29 @@ from llmbridge.cli._demo import (
     run_demo,
 )
 from llmbridge.kit._notes import ConversionNote
+from llmbridge.kit._providers import BUILTIN_PROVIDERS, load_provider
 
 __all__ = ["main"]
 
 # Offline streams arrive at once; at a terminal they are paced so a reader sees them stream.
 _TERMINAL_CHUNK_DELAY: Final = 0.02
-# A missing module -> the extra that installs it.
+# A missing module -> the extra that installs it: each wing's SDK, and the test kit's HTTP mocks.
 _EXTRAS: Final = {
-    "openai": "openai",
-    "anthropic": "anthropic",
+    **{info.package.split(".")[-1]: info.extra for info in BUILTIN_PROVIDERS},
     "respx": "testing",
     "httpx": "testing",
 }
 
 Converted = tuple[dict[str, Any], tuple[ConversionNote, ...]]
-Converter = Callable[[list[Message], argparse.Namespace], Converted]
 
 
-def _to_openai(messages: list[Message], args: argparse.Namespace) -> Converted:
-    from llmbridge.openai import to_openai
-
-    # OpenAI carries names in its `name` field: there is no name policy to apply.
-    request = to_openai(messages, agent_name=args.agent_name, strict_mode=args.strict)
-    return {"messages": request.messages}, request.notes
-
-
-def _to_anthropic(messages: list[Message], args: argparse.Namespace) -> Converted:
-    from llmbridge.anthropic import to_anthropic
-
-    request = to_anthropic(
+def _request_payload(messages: list[Message], args: argparse.Namespace) -> Converted:
+    return load_provider(args.to).request_payload(
         messages,
         agent_name=args.agent_name,
         strict_mode=args.strict,
         name_policy=args.name_policy,
     )
-    # No system text: no "system" key, so the payload is a valid request body as it stands.
-    payload: dict[str, Any] = {"system": request.system} if request.system else {}
-    payload["messages"] = request.messages
-    return payload, request.notes
-
-
-_CONVERTERS: Final[dict[str, Converter]] = {"openai": _to_openai, "anthropic": _to_anthropic}
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -101,7 +83,7 @@ def _convert(args: argparse.Namespace) -> int:
     """``llmbridge convert``: neutral JSON in, the provider's request payload JSON out."""
     try:
         messages = load_messages(_read(args.file))
-        payload, notes = _CONVERTERS[args.to](messages, args)
+        payload, notes = _request_payload(messages, args)
     except (InvalidMessageError, UnsupportedMessageError) as error:
         return _fail(str(error))
     except OSError as error:
@@ -120,6 +102,10 @@ def _convert(args: argparse.Namespace) -> int:
 def chunk_delay(out: IO[str], live: bool) -> float:
     """Seconds between offline stream frames: paced at a terminal, none when piped or live."""
     return _TERMINAL_CHUNK_DELAY if not live and out.isatty() else 0.0
+
+
+def _model_option(tag: str) -> str:
+    return f"{tag.replace('-', '_')}_model"
 
 
 def command_name(argv0: str) -> str:
@@ -142,7 +128,7 @@ def _demo(args: argparse.Namespace) -> int:
         providers,
         stream=not args.no_stream,
         live=args.live,
-        models=models_from({"openai": args.openai_model, "anthropic": args.anthropic_model}),
+        models=models_from({tag: getattr(args, _model_option(tag)) for tag in PROVIDERS}),
         chunk_delay=chunk_delay(sys.stdout, args.live),
         command=command_name(sys.argv[0]),
     )

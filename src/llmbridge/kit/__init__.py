@@ -41,6 +41,15 @@ from llmbridge.kit._connector import MessageConnector
 from llmbridge.kit._conversation import PreparedConversation, prepare_conversation
 from llmbridge.kit._names import NAME_PATTERN, sanitize_identifier, shorten_identifier
 from llmbridge.kit._notes import NoteKind, NoteLog, NoteRecorder, log_notes
+from llmbridge.kit._providers import (
+    BUILTIN_PROVIDERS,
+    ProviderInfo,
+    ProviderWing,
+    load_provider,
+    provider_info,
+    provider_tags,
+    register_provider,
+)
 from llmbridge.kit._reply import ReplyParts, build_reply, partial_reply
 from llmbridge.kit._request import ProviderRequest
 from llmbridge.kit._speaker import Speaker, speaker
@@ -56,6 +65,7 @@ from llmbridge.kit._tool_ids import ToolIdRule
 from llmbridge.kit._turns import RawTurn, RawTurnHook, generic_raw_turn
 
 __all__ = [
+    "BUILTIN_PROVIDERS",
     "CUT_ARGUMENTS_SHOWN",
     "NAME_PATTERN",
     "SUPPORTED_IMAGE_TYPES",
@@ -68,7 +78,9 @@ __all__ = [
     "NoteLog",
     "NoteRecorder",
     "PreparedConversation",
+    "ProviderInfo",
     "ProviderRequest",
+    "ProviderWing",
     "RawTurn",
     "RawTurnHook",
     "ReplyParts",
@@ -90,11 +102,15 @@ __all__ = [
     "create_keywords",
     "generic_raw_turn",
     "layer_create_settings",
+    "load_provider",
     "log_notes",
     "omitted_detail",
     "partial_reply",
     "prepare_conversation",
+    "provider_info",
+    "provider_tags",
     "redact_secrets",
+    "register_provider",
     "retry_after_seconds",
     "sanitize_identifier",
     "shorten_identifier",

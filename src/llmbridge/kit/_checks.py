@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 WEB_URL_SCHEMES: Final = frozenset({"http", "https"})
-"""The image URL schemes OpenAI and Anthropic fetch (``gs://`` is Gemini's only)."""
+"""The URL schemes of images a provider fetches from the web (``gs://`` is Google Cloud's)."""
 
 SUPPORTED_IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 """The media types both providers accept for images sent as bytes."""

@@ -9,6 +9,7 @@ from typing import Final
 __all__ = ["NAME_PATTERN", "sanitize_identifier", "shorten_identifier"]
 
 NAME_PATTERN: Final = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+"""The names OpenAI carries in a message's ``name`` field (and every provider in tool names)."""
 _INVALID_CHARS: Final = re.compile(r"[^a-zA-Z0-9_-]")
 _HASH_LENGTH: Final = 8
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["ConversionNote", "NoteKind", "NoteLog", "NoteRecorder", "log_notes"]
 
 NoteKind = Literal["dropped", "merged", "renamed", "repaired", "omitted"]
+"""The kinds of change a conversion records; ``dropped`` and ``renamed`` lose information."""
 
 logger: Final = logging.getLogger("llmbridge")
 
@@ -95,7 +96,7 @@ class NoteLog:
 
     Every request carries the whole conversation, so without this a long conversation would
     log its history's notes again on every turn. A note is identified by its kind, its detail
-    and the neutral message it is about (the message value itself, so a history rebuilt from
+    and the neutral message it is about (the message value's hash, so a history rebuilt from
     JSON counts as the same); a note about no single message (``index`` ``None``), or about a
     message that cannot be hashed, by the note alone. The record keeps the ``max_keys`` most
     recently seen notes (least recently seen forgotten first), so memory stays bounded.
@@ -140,7 +141,8 @@ def _key(note: ConversionNote, messages: Sequence[Message]) -> Hashable:
     message = messages[note.index]
     # Hashing is the only test of hashability: a frozen value may hold an unhashable field.
     try:
-        hash(message)
+        value = hash(message)
     except TypeError:
         return note
-    return (note.kind, note.detail, message)
+    # The message's hash, not the message: the record must not keep images alive.
+    return (note.kind, note.detail, type(message).__name__, value)

@@ -9,6 +9,7 @@ from llmbridge._messages import Message
 __all__ = ["Speaker", "speaker"]
 
 Speaker = Literal["self", "other", "caller"]
+"""Who sent a message, for the agent a conversion is for (see ``speaker``)."""
 
 
 def speaker(message: Message, agent_name: str) -> Speaker:

@@ -28,6 +28,12 @@ from llmbridge.openai._request import (
 from llmbridge.openai._response import from_openai
 from llmbridge.openai._stream import OpenAIStreamAggregator
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
+from llmbridge.openai._wing import (
+    connected_agent,
+    default_http_client,
+    request_payload,
+    sdk_client,
+)
 
 __all__ = [
     "MAX_IMAGE_BYTES",
@@ -36,10 +42,14 @@ __all__ = [
     "OpenAIChatRequestMessageConnector",
     "OpenAIRequest",
     "OpenAIStreamAggregator",
+    "connected_agent",
+    "default_http_client",
     "from_openai",
     "map_error",
     "map_openai_error",
     "openai_tool_choice",
     "openai_tools",
+    "request_payload",
+    "sdk_client",
     "to_openai",
 ]

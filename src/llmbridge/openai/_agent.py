@@ -41,6 +41,8 @@ from llmbridge.openai._tools import openai_tool_choice, openai_tools
 
 __all__ = ["OpenAIChatAgent"]
 
+TOO_DEEP: Final = "the reply is nested too deeply for the SDK to parse it as JSON"
+
 # Read once at import: the keywords this SDK's create() takes; other settings go in the body.
 _CREATE_KEYWORDS: Final = create_keywords(AsyncCompletions.create)
 MAX_STOP_SEQUENCES: Final = 4
@@ -191,6 +193,9 @@ class OpenAIChatAgent(AgentMethods):
             completion: object = await self.client.chat.completions.create(**arguments)
         except openai.APIError as exc:
             self._raise(exc)
+        except RecursionError:
+            # The SDK's JSON parser gives up on a body nested thousands of levels deep.
+            raise ProviderResponseError(TOO_DEEP) from None
         if not isinstance(completion, ChatCompletion):
             raise ProviderResponseError(
                 "the reply is not an OpenAI chat completion: the HTTP 200 body is of type "
@@ -228,7 +233,7 @@ class OpenAIChatAgent(AgentMethods):
                     self._raise(exc)
                 except httpx2.TransportError as exc:  # a dropped connection mid-body
                     self._raise(exc, accepted_stream=True)
-                except ValueError as exc:  # event data that is not JSON: json.loads raised
+                except (ValueError, RecursionError) as exc:  # json.loads gave up on the data
                     raise malformed_stream_error(exc, secrets=self._secrets()) from exc
                 yield MessageEnvelope(chunk, self.name)
         finally:

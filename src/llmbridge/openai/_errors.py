@@ -150,7 +150,7 @@ def _interrupted(message: str, mapped: ProviderAPIError) -> StreamInterruptedErr
 
 
 def malformed_stream_error(
-    exc: ValueError, *, secrets: Iterable[str | None] = ()
+    exc: ValueError | RecursionError, *, secrets: Iterable[str | None] = ()
 ) -> StreamInterruptedError:
     """The ``StreamInterruptedError`` for stream data that is not JSON (the agent's own finding).
 

@@ -22,7 +22,7 @@ _TOOL_CHOICE_MODES: Final[dict[str, ChatCompletionToolChoiceOptionParam]] = {
 
 def _tool(contract: FunctionContract) -> ChatCompletionFunctionToolParam:
     function: FunctionDefinition = {"name": contract.name}
-    if contract.description is not None:
+    if contract.description:  # as for every provider: an empty description is none
         function["description"] = contract.description
     if contract.parameters is not None:
         # A plain dict: the SDK serializes parameters as given, and a Mapping may be read-only.

@@ -38,7 +38,12 @@ if TYPE_CHECKING:
         openai_usage,
         openai_usage_chunk,
     )
-    from llmbridge.testing._provider import ProviderRequest, ScriptedProvider, ScriptedReply
+    from llmbridge.testing._provider import (
+        ProviderRequest,
+        ScriptedProvider,
+        ScriptedReply,
+        ScriptedRequest,
+    )
     from llmbridge.testing._transport import (
         RespxTransport,
         anthropic_client,
@@ -49,6 +54,7 @@ if TYPE_CHECKING:
 # Public name -> the private module that defines it; those modules import httpx and respx.
 _HTTP_PARTS: Final[dict[str, str]] = {
     "ProviderRequest": "_provider",
+    "ScriptedRequest": "_provider",
     "RespxTransport": "_transport",
     "ScriptedProvider": "_provider",
     "ScriptedReply": "_provider",
@@ -105,6 +111,7 @@ __all__ = [
     "RespxTransport",
     "ScriptedProvider",
     "ScriptedReply",
+    "ScriptedRequest",
     "anthropic_client",
     "anthropic_error_event",
     "anthropic_error_response",

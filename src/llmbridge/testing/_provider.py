@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     import anthropic
     import openai
 
-__all__ = ["ProviderRequest", "ScriptedProvider", "ScriptedReply"]
+__all__ = ["ProviderRequest", "ScriptedProvider", "ScriptedReply", "ScriptedRequest"]
 
 ScriptedReply: TypeAlias = TextMessage | ToolCallMessage | str | httpx.Response
 """One scripted model reply: text, tool calls (with text beside them), or a raw response."""
@@ -70,7 +70,7 @@ _WORDS: Final = re.compile(r"\s*\S+|\s+")
 
 
 @dataclass(frozen=True, slots=True)
-class ProviderRequest:
+class ScriptedRequest:
     """One request the scripted provider received: which API, the URL and the parsed JSON body."""
 
     provider: ProviderName
@@ -81,6 +81,10 @@ class ProviderRequest:
     def stream(self) -> bool:
         """Whether the request asked for an SSE stream."""
         return bool(self.body.get("stream"))
+
+
+ProviderRequest = ScriptedRequest
+"""The 0.1 name of ``ScriptedRequest`` (``llmbridge.kit.ProviderRequest`` is another thing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +184,7 @@ class ScriptedProvider:
             _normalize(item, position) for position, item in enumerate(script)
         )
         self.chunk_delay = chunk_delay
-        self.requests: list[ProviderRequest] = []
+        self.requests: list[ScriptedRequest] = []
         self.router = respx.Router(assert_all_called=False)
         self.router.post(path__regex=_OPENAI_PATH).mock(side_effect=self._answer_openai)
         self.router.post(path__regex=_ANTHROPIC_PATH).mock(side_effect=self._answer_anthropic)
@@ -208,7 +212,7 @@ class ScriptedProvider:
     def _next(self, provider: ProviderName, request: httpx.Request) -> _Reply | httpx.Response:
         body = json.loads(request.content)
         turn = len(self.requests)
-        self.requests.append(ProviderRequest(provider, str(request.url), body))
+        self.requests.append(ScriptedRequest(provider, str(request.url), body))
         if turn >= len(self.script):
             return _script_error(
                 provider,

@@ -1,0 +1,38 @@
+"""What the command line and the demo use of this wing (``llmbridge.kit.ProviderWing``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import openai
+
+from llmbridge import ConversionNote, Message, MiddlewareStreamingAgent
+from llmbridge.openai._agent import OpenAIChatAgent
+from llmbridge.openai._request import to_openai
+
+__all__ = ["connected_agent", "default_http_client", "request_payload", "sdk_client"]
+
+
+def request_payload(
+    messages: Sequence[Message], *, agent_name: str, strict_mode: bool, name_policy: str
+) -> tuple[dict[str, Any], tuple[ConversionNote, ...]]:
+    """``{"messages": [...]}`` for ``messages``, and the notes (``name_policy`` does not apply:
+    Chat Completions carries names in its ``name`` field)."""
+    request = to_openai(messages, agent_name=agent_name, strict_mode=strict_mode)
+    return {"messages": request.messages}, request.notes
+
+
+def sdk_client(*, api_key: str | None, http_client: Any, max_retries: int) -> openai.AsyncOpenAI:
+    """An ``openai.AsyncOpenAI`` over ``http_client`` (``api_key=None``: from the environment)."""
+    return openai.AsyncOpenAI(api_key=api_key, http_client=http_client, max_retries=max_retries)
+
+
+def default_http_client(**kwargs: Any) -> Any:
+    """The SDK's own default async HTTP client (its timeouts and limits) with ``kwargs``."""
+    return openai.DefaultAsyncHttpxClient(**kwargs)
+
+
+def connected_agent(client: Any, *, name: str, model: str) -> MiddlewareStreamingAgent:
+    """An ``OpenAIChatAgent`` with its default connector."""
+    return OpenAIChatAgent(client, name=name, model=model).register_message_connector()
