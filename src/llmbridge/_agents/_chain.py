@@ -361,7 +361,7 @@ def register_tracing(
     Raises ``ImportError`` naming ``pip install 'llmbridge[otel]'`` when the OpenTelemetry API
     or semantic conventions are not installed.
     """
-    # Lazily: the tracing package needs the otel extra, and imports this chain's context only.
+    # Lazily: the tracing package needs the otel extra; it never imports this chain back.
     from llmbridge._tracing import tracing_middleware
 
     middleware = tracing_middleware(
