@@ -55,10 +55,12 @@ $(MIN_STAMP): pyproject.toml src/llmbridge/__init__.py tools/min_constraints.py
 	rm -rf $(MIN_VENV)
 	$(PYTHON) -m venv $(MIN_VENV)
 	$(PYTHON) tools/min_constraints.py > $(MIN_VENV)/constraints.txt
+	$(PYTHON) tools/min_constraints.py --tools > $(MIN_VENV)/tools.txt
 	@echo "setting up $(MIN_VENV) with the lowest declared versions (about a minute):"
 	@sed 's/^/  /' $(MIN_VENV)/constraints.txt
 	$(MIN_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(MIN_VENV)/bin/python -m pip install --quiet -c $(MIN_VENV)/constraints.txt -e '.[all,dev]'
+	$(MIN_VENV)/bin/python -m pip install --quiet -c $(MIN_VENV)/constraints.txt \
+		-r $(MIN_VENV)/tools.txt -e '.[all]'
 	@touch $(MIN_STAMP)
 
 test-min: $(MIN_STAMP)

@@ -18,11 +18,18 @@ from benchmarks.conversation import make_conversation
 from benchmarks.convert import conversion_cases, run_conversion
 from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
-from benchmarks.report import conversion_table, id_repair_table, memory_table, stream_table
+from benchmarks.report import (
+    conversion_table,
+    id_repair_table,
+    memory_table,
+    stream_table,
+    tracing_table,
+)
 from benchmarks.streams import StreamShape, run_streams, stream_cases
 from benchmarks.timing import Settings
+from benchmarks.tracing import run_tracing
 
-_BENCHMARKS = ("convert", "streams", "memory", "ids")
+_BENCHMARKS = ("convert", "streams", "memory", "ids", "tracing")
 _PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
 
 
@@ -39,6 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--image-mb", type=float, default=4.0, help="MB per image")
     parser.add_argument(
         "--rounds", type=int, nargs="+", default=list(ROUNDS), help="agent-loop lengths (ids)"
+    )
+    parser.add_argument(
+        "--traced-messages", type=int, default=100, help="conversation size of the tracing case"
     )
     parser.add_argument("--profile", choices=_PROFILES, help="profile one library call")
     return parser
@@ -63,7 +73,8 @@ def _profile(
 
 
 def _header() -> str:
-    versions = ", ".join(f"{name} {version(name)}" for name in ("openai", "anthropic", "pydantic"))
+    names = ("openai", "anthropic", "pydantic", "opentelemetry-sdk")
+    versions = ", ".join(f"{name} {version(name)}" for name in names)
     return f"Python {platform.python_version()} on {platform.machine()}; {versions}"
 
 
@@ -93,7 +104,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(memory_table(run_memory(args.images, image_bytes)) + "\n", flush=True)
     if "ids" in chosen:
         print("Tool-id repair: agent loops whose calls carry no ids, against unique ids\n")
-        print(id_repair_table(run_id_repair(args.rounds, settings)), flush=True)
+        print(id_repair_table(run_id_repair(args.rounds, settings)) + "\n", flush=True)
+    if "tracing" in chosen:
+        print(
+            f"Tracing overhead: a connected agent's call with a {args.traced_messages:,}-message "
+            "conversation over RespxTransport, traced and untraced\n"
+        )
+        print(tracing_table(run_tracing(args.traced_messages, settings)), flush=True)
 
 
 if __name__ == "__main__":

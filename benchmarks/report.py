@@ -8,8 +8,9 @@ from benchmarks.convert import ConversionResult
 from benchmarks.ids import IdRepairResult
 from benchmarks.memory import MemoryResult
 from benchmarks.streams import StreamResult
+from benchmarks.tracing import TARGET_PERCENT, TracingResult
 
-__all__ = ["conversion_table", "id_repair_table", "memory_table", "stream_table"]
+__all__ = ["conversion_table", "id_repair_table", "memory_table", "stream_table", "tracing_table"]
 
 _MB = 1024 * 1024
 
@@ -99,6 +100,30 @@ def id_repair_table(results: Sequence[IdRepairResult]) -> str:
             f"{result.unique_ids_us:.2f}",
             f"{result.ratio:.2f}x",
             f"{result.growth:.2f}x",
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def tracing_table(results: Sequence[TracingResult]) -> str:
+    """One row per provider and path: µs per call untraced, traced and with the floor (the bare
+    OpenTelemetry SDK calls), the extra time in µs and in percent of the untraced call."""
+    header = ["tracing", "path", "messages", "untraced µs/call", "traced µs/call",
+              "floor µs/call", "extra µs", "overhead", "floor overhead", "target"]  # fmt: skip
+    rows = [
+        [
+            result.provider,
+            result.path,
+            f"{result.messages:,}",
+            f"{result.untraced_us:,.0f}",
+            f"{result.traced_us:,.0f}",
+            f"{result.floor_us:,.0f}",
+            f"{result.traced_us - result.untraced_us:+,.0f}",
+            f"{result.overhead_percent:+.1f}%",
+            f"{result.floor_percent:+.1f}%",
+            f"<= {TARGET_PERCENT:.0f}%: "
+            + ("met" if result.overhead_percent <= TARGET_PERCENT else "MISSED"),
         ]
         for result in results
     ]

@@ -24,6 +24,7 @@ EXPECTED = {
     "custom_middleware.py": "inside:  assistant sends OpenAI roles ['system', 'user', 'user', "
     "'user', 'user']",
     "core_demo.py": "load_messages(dump_messages(history)) == history",
+    "tracing.py": '"name": "chat gpt-4o-mini"',
 }
 
 
@@ -69,6 +70,8 @@ RUNNABLE_SECTIONS = {
     "Quickstart": "18C and sunny in Paris -> 18C.",
     "Strict and lenient": "(strict mode)",
     "Swapping providers": "Hello through the gateway.",
+    "Tracing with OpenTelemetry": "chat gpt-4o-mini: {'gen_ai.operation.name': 'chat', "
+    "'gen_ai.provider.name': 'openai'",
     "OpenAI-compatible servers": "Hello from a local model.",
     "Timeouts and retries": "True OpenAI API error (timeout): Request timed out.",
     "Write your own provider": "You said: hi",

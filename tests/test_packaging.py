@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 import llmbridge
-from tools.min_constraints import RUNTIME_EXTRAS, lower_bounds
+from tools.min_constraints import (
+    LOCKSTEP,
+    RUNTIME_EXTRAS,
+    TOOLS_EXTRA,
+    lower_bounds,
+    runtime_requirements,
+    tool_requirements,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,3 +66,55 @@ def test_every_runtime_requirement_has_a_lower_bound_and_every_tool_a_pin() -> N
 
     assert len(list(lower_bounds(runtime))) == len(runtime)
     assert all("==" in requirement for requirement in tools), tools
+
+
+@pytest.mark.parametrize(
+    ("tools", "extras", "constraints", "installed"),
+    [
+        (["pytest==9.2.0"], {}, ["pydantic==2.14"], ["pytest==9.2.0"]),
+        (
+            ["opentelemetry-semantic-conventions==0.66b2"],
+            {},
+            ["opentelemetry-semantic-conventions==0.63b0"],
+            [],
+        ),
+        (["Docstring.Parser==0.17"], {}, ["docstring_parser==0.16"], []),
+        (
+            ["opentelemetry-sdk==1.45.2"],
+            {},
+            ["opentelemetry-api==1.42"],
+            ["opentelemetry-sdk==1.42"],
+        ),
+        (["opentelemetry-sdk==1.45.2"], {}, [], ["opentelemetry-sdk==1.45.2"]),
+        (
+            ["llmbridge[docs, lint]", "pytest==9.2.0"],
+            {"docs": ["mkdocs==1.6.1"], "lint": ["llmbridge[docs]", "ruff==0.17.6"]},
+            [],
+            ["mkdocs==1.6.1", "mkdocs==1.6.1", "ruff==0.17.6", "pytest==9.2.0"],
+        ),
+    ],
+    ids=[
+        "a tool keeps its pin",
+        "a runtime dependency pinned for dev is left to its lower bound",
+        "names are compared as pip normalizes them",
+        "a lockstep tool takes its partner's lower bound",
+        "a lockstep tool without its partner keeps its pin",
+        "extras of llmbridge itself are spelled out, nested too",
+    ],
+)
+def test_the_tools_of_test_min_follow_the_lower_bounds(
+    tools: list[str], extras: dict[str, list[str]], constraints: list[str], installed: list[str]
+) -> None:
+    assert list(tool_requirements(tools, extras, constraints)) == installed
+
+
+def test_test_min_installs_each_lockstep_tool_at_its_partners_lower_bound() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    constraints = list(lower_bounds(runtime_requirements(project)))
+    installed = list(tool_requirements(extras[TOOLS_EXTRA], extras, constraints))
+
+    for tool, partner in LOCKSTEP.items():
+        (bound,) = [c.partition("==")[2] for c in constraints if c.startswith(f"{partner}==")]
+        assert f"{tool}=={bound}" in installed
+    assert all("==" in requirement for requirement in installed), installed

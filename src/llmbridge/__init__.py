@@ -32,6 +32,7 @@ from llmbridge._agents import (
     register_pre_process,
     register_print_message,
     register_streaming_middleware,
+    register_tracing,
     send,
     stream,
 )
@@ -135,6 +136,7 @@ __all__ = [
     "register_pre_process",
     "register_print_message",
     "register_streaming_middleware",
+    "register_tracing",
     "send",
     "stream",
 ]

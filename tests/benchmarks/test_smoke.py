@@ -21,6 +21,7 @@ from benchmarks.memory import deep_size, run_memory
 from benchmarks.report import conversion_table
 from benchmarks.streams import StreamShape, run_streams
 from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference
+from benchmarks.tracing import run_tracing
 from llmbridge import ImageMessage, Role, TextMessage, ToolCallMessage, check_tool_pairing
 from llmbridge.openai import to_openai
 
@@ -115,6 +116,17 @@ def test_id_repair_benchmark_runs_once_per_provider_and_loop_length() -> None:
     assert [result.growth for result in results[::2]] == [1.0, 1.0]
 
 
+def test_tracing_benchmark_runs_once_for_both_providers_and_paths() -> None:
+    results = run_tracing(10, ONCE)
+    assert [(result.provider, result.path) for result in results] == [
+        ("openai", "send"),
+        ("openai", "stream"),
+        ("anthropic", "send"),
+        ("anthropic", "stream"),
+    ]
+    assert all(min(result.untraced_us, result.traced_us, result.floor_us) > 0 for result in results)
+
+
 def test_big_image_conversation_holds_the_requested_images() -> None:
     messages = big_image_conversation(3, 10_000)
     images = [message for message in messages if isinstance(message, ImageMessage)]
@@ -170,7 +182,7 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     main(
         ["--messages", "20", "--min-time", "0", "--repeats", "1", "--text-deltas", "3",
          "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01",
-         "--rounds", "3", "6"]
+         "--rounds", "3", "6", "--traced-messages", "10"]
     )  # fmt: skip
     out = capsys.readouterr().out
     rows = (
@@ -178,6 +190,7 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
         "| `to_anthropic` | 20 |",
         "| openai | 10 |",
         "| `to_openai` | 6 |",
+        "| anthropic | stream | 10 |",
     )
     for row in rows:
         assert row in out

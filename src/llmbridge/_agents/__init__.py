@@ -1,6 +1,7 @@
 """Agents and the middleware chain: protocols, options, ``send`` / ``stream``, middleware agents
-and their methods, printing, ``register_message_connector`` and the registry of default
-connectors. Imports the neutral model only."""
+and their methods, printing, ``register_message_connector``, ``register_tracing`` and the
+registry of default connectors. Imports the neutral model only (and, when tracing is registered,
+the tracing package, which imports this package's protocols and context but not the chain)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from llmbridge._agents._chain import (
     register_pre_process,
     register_print_message,
     register_streaming_middleware,
+    register_tracing,
 )
 from llmbridge._agents._context import (
     DelegateMiddleware,
@@ -73,6 +75,7 @@ __all__ = [
     "register_pre_process",
     "register_print_message",
     "register_streaming_middleware",
+    "register_tracing",
     "send",
     "stream",
 ]

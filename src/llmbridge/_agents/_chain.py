@@ -9,7 +9,7 @@ package points one way: protocols <- context <- processing, printing, registry <
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from typing import IO, Any, cast, overload
+from typing import IO, TYPE_CHECKING, Any, cast, overload
 
 from llmbridge._agents._context import (
     DelegateMiddleware,
@@ -29,6 +29,9 @@ from llmbridge._agents._protocols import Agent, GenerateReplyOptions, StreamingA
 from llmbridge._agents._registry import Connector, default_connector_for
 from llmbridge._messages import Message
 
+if TYPE_CHECKING:
+    from llmbridge._tracing import MeterProvider, TracerProvider
+
 __all__ = [
     "AgentMethods",
     "MiddlewareAgent",
@@ -40,6 +43,7 @@ __all__ = [
     "register_pre_process",
     "register_print_message",
     "register_streaming_middleware",
+    "register_tracing",
 ]
 
 
@@ -158,6 +162,21 @@ class AgentMethods:
     def register_message_connector(self, connector: Connector | None = None) -> MiddlewareAgent:
         """Return a new agent that speaks neutral messages (``register_message_connector``)."""
         return register_message_connector(cast(Agent, self), connector)
+
+    def register_tracing(
+        self,
+        *,
+        tracer_provider: TracerProvider | None = None,
+        meter_provider: MeterProvider | None = None,
+        capture_content: bool = False,
+    ) -> MiddlewareAgent:
+        """Return a new agent that traces every call (see ``llmbridge.register_tracing``)."""
+        return register_tracing(
+            cast(Agent, self),
+            tracer_provider=tracer_provider,
+            meter_provider=meter_provider,
+            capture_content=capture_content,
+        )
 
 
 class MiddlewareAgent(AgentMethods):
@@ -305,6 +324,53 @@ def register_print_message(agent: Agent, *, file: IO[str] | None = None) -> Midd
 def register_print_message(agent: Agent, *, file: IO[str] | None = None) -> MiddlewareAgent:
     """Return a new agent that prints every reply (and, when streaming, deltas as they arrive)."""
     return register_middleware(agent, PrintMessageMiddleware(file))
+
+
+@overload
+def register_tracing(
+    agent: StreamingAgent,
+    *,
+    tracer_provider: TracerProvider | None = None,
+    meter_provider: MeterProvider | None = None,
+    capture_content: bool = False,
+) -> MiddlewareStreamingAgent: ...
+@overload
+def register_tracing(
+    agent: Agent,
+    *,
+    tracer_provider: TracerProvider | None = None,
+    meter_provider: MeterProvider | None = None,
+    capture_content: bool = False,
+) -> MiddlewareAgent: ...
+def register_tracing(
+    agent: Agent,
+    *,
+    tracer_provider: TracerProvider | None = None,
+    meter_provider: MeterProvider | None = None,
+    capture_content: bool = False,
+) -> MiddlewareAgent:
+    """Return a new agent that records every call as an OpenTelemetry GenAI client span.
+
+    Register it right after the connector, so it sees neutral messages and replies; inside the
+    connector it records what envelopes show. The provider and model come from the innermost
+    agent (its class's ``provider`` tag and its ``model``). ``tracer_provider`` and
+    ``meter_provider`` default to the global ones. Message content (inputs, outputs, tool-call
+    arguments) is recorded only with ``capture_content=True``, media as their type and size
+    only; credentials never. A streaming agent stays streaming.
+
+    Raises ``ImportError`` naming ``pip install 'llmbridge[otel]'`` when the OpenTelemetry API
+    or semantic conventions are not installed.
+    """
+    # Lazily: the tracing package needs the otel extra; it never imports this chain back.
+    from llmbridge._tracing import tracing_middleware
+
+    middleware = tracing_middleware(
+        innermost_agent(agent),
+        tracer_provider=tracer_provider,
+        meter_provider=meter_provider,
+        capture_content=capture_content,
+    )
+    return register_middleware(agent, middleware)
 
 
 @overload
