@@ -2,7 +2,7 @@
 
 ``make test-min`` installs with them, so the suite runs against the oldest versions
 ``pyproject.toml`` claims to support. Reads the core dependencies and the extras that are not
-tools (``openai``, ``anthropic``, ``testing``); each requirement needs a ``>=`` bound.
+tools (``openai``, ``anthropic``, ``gemini``, ``testing``); each requirement needs a ``>=`` bound.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Final
 
-RUNTIME_EXTRAS: Final = ("openai", "anthropic", "testing")
+RUNTIME_EXTRAS: Final = ("openai", "anthropic", "gemini", "testing")
 _REQUIREMENT: Final = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?P<specs>[^;]*)")
 _LOWER: Final = re.compile(r">=\s*(?P<version>[^,\s]+)")
 

@@ -9,10 +9,12 @@ usage in ``message_delta``). Plain dicts and ``httpx`` responses only: no SDK im
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import httpx
+
+from llmbridge.testing._sse import sse_stream_response
 
 __all__ = [
     "anthropic_error_event",
@@ -175,15 +177,8 @@ def anthropic_sse_response(
     ``drop_connection=True`` raises ``httpx.ReadError`` after the last frame, as a dropped
     connection does. The body can be read once: use a route ``side_effect`` for repeats.
     """
-    frames = anthropic_sse(events)
-
-    async def body() -> AsyncIterator[bytes]:
-        for frame in frames:
-            yield frame
-        if drop_connection:
-            raise httpx.ReadError("connection dropped by the test")
-
-    return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+    dropped = httpx.ReadError("connection dropped by the test") if drop_connection else None
+    return sse_stream_response(anthropic_sse(events), error=dropped)
 
 
 def anthropic_error_response(

@@ -10,13 +10,14 @@ no choices, an error event, no ``[DONE]``, a connection dropped mid-body.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import zip_longest
 from typing import Any, Final
 
 import httpx
 
 from llmbridge._messages import ToolCall
+from llmbridge.testing._sse import sse_stream_response
 
 __all__ = [
     "openai_chunk",
@@ -243,13 +244,4 @@ def openai_sse_response(
     connection), in which case no ``[DONE]`` is sent.
     """
     frames = openai_sse(events, done=done and error is None)
-
-    async def body() -> AsyncIterator[bytes]:
-        for frame in frames:
-            yield frame
-        if error is not None:
-            raise error
-
-    return httpx.Response(
-        200, headers={"content-type": "text/event-stream", **(headers or {})}, content=body()
-    )
+    return sse_stream_response(frames, error=error, headers=headers)
