@@ -5,18 +5,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-import respx
 from google.genai import types
 
 MODEL = "gemini-2.5-flash"
 GEMINI_API = "https://generativelanguage.googleapis.com/v1/models/gemini-2.5-flash"
 GENERATE = r":generateContent$"
 STREAM = r":streamGenerateContent\?alt=sse$"
-
-
-def new_router() -> respx.Router:
-    """A router whose unused routes do not fail the test."""
-    return respx.Router(assert_all_called=False)
 
 
 def part_data(part: types.Part) -> dict[str, Any]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import respx
 from google.genai import types
 from google.oauth2 import credentials
 
 from llmbridge.testing import gemini_client, gemini_response, last_request_json
-from tests.gemini.helpers import GEMINI_API, GENERATE, MODEL, new_router
+from tests.gemini.helpers import GEMINI_API, GENERATE, MODEL
 
 VERTEX_MODEL_PATH = "/v1beta1/projects/p/locations/us-central1/publishers/google/models/" + MODEL
 
@@ -31,8 +32,7 @@ def no_google_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-async def test_the_request_is_recorded_with_url_key_and_json_body() -> None:
-    router = new_router()
+async def test_the_request_is_recorded_with_url_key_and_json_body(router: respx.Router) -> None:
     route = router.post(url__regex=GENERATE).respond(json=gemini_response("ok"))
     config = types.GenerateContentConfig(
         system_instruction="Be brief.",
@@ -71,9 +71,8 @@ async def test_the_request_is_recorded_with_url_key_and_json_body() -> None:
     ],
 )
 async def test_a_vertex_client_is_answered_by_the_router(
-    kwargs: dict[str, Any], url: str, auth: tuple[str, str]
+    kwargs: dict[str, Any], url: str, auth: tuple[str, str], router: respx.Router
 ) -> None:
-    router = new_router()
     route = router.post(url__regex=GENERATE).respond(json=gemini_response("ok"))
     client = gemini_client(router, vertexai=True, **kwargs)
 
@@ -85,8 +84,7 @@ async def test_a_vertex_client_is_answered_by_the_router(
     assert client.vertexai is True
 
 
-async def test_given_credentials_are_used_for_a_vertex_client() -> None:
-    router = new_router()
+async def test_given_credentials_are_used_for_a_vertex_client(router: respx.Router) -> None:
     route = router.post(url__regex=GENERATE).respond(json=gemini_response("ok"))
     client = gemini_client(
         router,
@@ -108,8 +106,9 @@ async def test_given_credentials_are_used_for_a_vertex_client() -> None:
         pytest.param(types.HttpOptions(api_version="v1beta", headers={"x-test": "1"}), id="model"),
     ],
 )
-async def test_given_http_options_are_kept_beside_the_transport(http_options: Any) -> None:
-    router = new_router()
+async def test_given_http_options_are_kept_beside_the_transport(
+    http_options: Any, router: respx.Router
+) -> None:
     route = router.post(url__regex=GENERATE).respond(json=gemini_response("ok"))
 
     await gemini_client(router, http_options=http_options).aio.models.generate_content(
@@ -121,17 +120,16 @@ async def test_given_http_options_are_kept_beside_the_transport(http_options: An
     assert request.headers["x-test"] == "1"
 
 
-def test_the_given_http_options_are_not_mutated() -> None:
+def test_the_given_http_options_are_not_mutated(router: respx.Router) -> None:
     http_options = types.HttpOptions(async_client_args={"timeout": 5})
 
-    gemini_client(new_router(), http_options=http_options)
+    gemini_client(router, http_options=http_options)
 
     assert http_options.async_client_args == {"timeout": 5}
     assert http_options.client_args is None
 
 
-def test_the_sync_client_refuses_instead_of_reaching_the_network() -> None:
-    router = new_router()
+def test_the_sync_client_refuses_instead_of_reaching_the_network(router: respx.Router) -> None:
     route = router.post(url__regex=GENERATE).respond(json=gemini_response("ok"))
     client = gemini_client(router)  # kept: a collected Client closes its HTTP clients
 

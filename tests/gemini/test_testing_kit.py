@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import httpx2
 import pytest
+import respx
 from google.genai import errors
 
 from llmbridge.testing import (
@@ -21,7 +22,7 @@ from llmbridge.testing import (
     gemini_stream_chunks,
     gemini_text_part,
 )
-from tests.gemini.helpers import GENERATE, MODEL, STREAM, drain, joined, new_router, response_data
+from tests.gemini.helpers import GENERATE, MODEL, STREAM, drain, joined, response_data
 
 SIG = base64.b64encode(b"signature-1").decode()
 SIG2 = base64.b64encode(b"signature-2").decode()
@@ -117,9 +118,8 @@ def _subset(parsed: dict[str, Any], expected: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("body", "expected"), RESPONSES)
 async def test_the_sdk_parses_a_built_response_into_the_built_fields(
-    body: dict[str, Any], expected: dict[str, Any]
+    body: dict[str, Any], expected: dict[str, Any], router: respx.Router
 ) -> None:
-    router = new_router()
     router.post(url__regex=GENERATE).respond(json=body)
 
     response = await gemini_client(router).aio.models.generate_content(model=MODEL, contents="hi")
@@ -132,9 +132,8 @@ async def test_the_sdk_parses_a_built_response_into_the_built_fields(
 
 @pytest.mark.parametrize(("body", "expected"), RESPONSES)
 async def test_a_built_stream_joins_to_the_non_streaming_response(
-    body: dict[str, Any], expected: dict[str, Any]
+    body: dict[str, Any], expected: dict[str, Any], router: respx.Router
 ) -> None:
-    router = new_router()
     router.post(url__regex=GENERATE).respond(json=body)
     router.post(url__regex=STREAM).mock(
         return_value=gemini_sse_response(gemini_stream_chunks(body))
@@ -216,9 +215,8 @@ def test_sse_frames_are_data_lines_ended_by_a_crlf_blank_line() -> None:
 )
 @pytest.mark.parametrize("stream", [False, True], ids=["generate", "stream"])
 async def test_an_error_response_becomes_the_sdk_api_error_with_its_code(
-    code: int, status: str, error_type: type[errors.APIError], stream: bool
+    code: int, status: str, error_type: type[errors.APIError], stream: bool, router: respx.Router
 ) -> None:
-    router = new_router()
     route = router.post(url__regex=STREAM if stream else GENERATE)
     route.mock(return_value=gemini_error_response(code, status, "nope"))
     models = gemini_client(router).aio.models
@@ -235,8 +233,9 @@ async def test_an_error_response_becomes_the_sdk_api_error_with_its_code(
     assert (caught.value.code, caught.value.status, caught.value.message) == (code, status, "nope")
 
 
-async def test_an_error_chunk_mid_stream_raises_after_the_text_before_it() -> None:
-    router = new_router()
+async def test_an_error_chunk_mid_stream_raises_after_the_text_before_it(
+    router: respx.Router,
+) -> None:
     chunks = gemini_stream_chunks(gemini_response("abcdef"))
     router.post(url__regex=STREAM).mock(
         return_value=gemini_sse_response(chunks[:2], error=gemini_error(500, "INTERNAL", "boom"))
@@ -253,8 +252,7 @@ async def test_an_error_chunk_mid_stream_raises_after_the_text_before_it() -> No
     assert (caught.value.code, caught.value.status) == (500, "INTERNAL")
 
 
-async def test_a_dropped_connection_raises_the_httpx2_read_error() -> None:
-    router = new_router()
+async def test_a_dropped_connection_raises_the_httpx2_read_error(router: respx.Router) -> None:
     chunks = gemini_stream_chunks(gemini_response("abcdef"))
     router.post(url__regex=STREAM).mock(
         return_value=gemini_sse_response(chunks[:1], drop_connection=True)
