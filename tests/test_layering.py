@@ -15,7 +15,7 @@ BLOCK_SDKS = """
 import sys
 class Blocker:
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in ("openai", "anthropic"):
+        if name.split(".")[0] in ("openai", "anthropic", "google"):
             raise ImportError(f"blocked {name}")
         return None
 sys.meta_path.insert(0, Blocker())
@@ -25,7 +25,7 @@ sys.meta_path.insert(0, Blocker())
 def test_import_llmbridge_without_sdks() -> None:
     code = BLOCK_SDKS + (
         "import llmbridge, llmbridge.testing\n"
-        "assert 'openai' not in sys.modules and 'anthropic' not in sys.modules\n"
+        "assert not {'openai', 'anthropic', 'google'} & set(sys.modules)\n"
         "print(len(llmbridge.__all__))"
     )
     result = subprocess.run(
@@ -91,6 +91,11 @@ def _run_blocked(blocked: tuple[str, ...], code: str) -> subprocess.CompletedPro
             "import llmbridge.testing as kit; kit.ScriptedProvider([]).anthropic_client()",
             "anthropic_client needs the anthropic SDK: pip install 'llmbridge[anthropic]'",
         ),
+        (
+            "google",
+            "import respx, llmbridge.testing as kit; kit.gemini_client(respx.Router())",
+            "gemini_client needs the google-genai SDK: pip install 'llmbridge[gemini]'",
+        ),
     ],
     ids=[
         "llmbridge.openai without openai names the openai extra",
@@ -99,6 +104,7 @@ def _run_blocked(blocked: tuple[str, ...], code: str) -> subprocess.CompletedPro
         "a response builder without httpx names the testing extra",
         "the kit's OpenAI client builder without openai names the openai extra",
         "the scripted provider's Anthropic client without anthropic names the anthropic extra",
+        "the kit's Gemini client builder without google-genai names the gemini extra",
     ],
 )
 def test_a_missing_dependency_raises_an_import_error_naming_the_extra(

@@ -2,7 +2,8 @@
 
 ``make test-min`` installs with them, so the suite runs against the oldest versions
 ``pyproject.toml`` claims to support. Reads the core dependencies and the extras that are not
-tools (``openai``, ``anthropic``, ``testing``, ``otel``); each requirement needs a ``>=`` bound.
+tools (``openai``, ``anthropic``, ``gemini``, ``testing``, ``otel``); each requirement needs a
+``>=`` bound.
 
 With ``--tools`` it prints the dev tools to install beside them instead: the pins of the
 ``dev`` extra (the extras it names of llmbridge itself spelled out), less the pins of runtime
@@ -20,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-RUNTIME_EXTRAS: Final = ("openai", "anthropic", "testing", "otel")
+RUNTIME_EXTRAS: Final = ("openai", "anthropic", "gemini", "testing", "otel")
 TOOLS_EXTRA: Final = "dev"
 # Tool -> the runtime dependency whose every release it pins exactly.
 LOCKSTEP: Final[Mapping[str, str]] = {"opentelemetry-sdk": "opentelemetry-api"}

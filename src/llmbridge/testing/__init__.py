@@ -4,7 +4,8 @@
 client builders, the response builders, ``ScriptedProvider``) need httpx and respx, the
 ``testing`` extra: they load on first use, and without that extra using one raises an
 ``ImportError`` naming it (``pip install 'llmbridge[testing]'``). Provider SDKs are imported
-only by the client builders, so this package imports without openai or anthropic installed.
+only by the client builders, so this package imports without openai, anthropic or google-genai
+installed.
 """
 
 from __future__ import annotations
@@ -26,6 +27,16 @@ if TYPE_CHECKING:
         anthropic_text_block,
         anthropic_thinking_block,
         anthropic_tool_use_block,
+    )
+    from llmbridge.testing._gemini import (
+        gemini_error,
+        gemini_error_response,
+        gemini_function_call_part,
+        gemini_response,
+        gemini_sse,
+        gemini_sse_response,
+        gemini_stream_chunks,
+        gemini_text_part,
     )
     from llmbridge.testing._openai import (
         openai_chunk,
@@ -57,6 +68,7 @@ if TYPE_CHECKING:
     from llmbridge.testing._transport import (
         RespxTransport,
         anthropic_client,
+        gemini_client,
         last_request_json,
         openai_client,
     )
@@ -79,6 +91,15 @@ _HTTP_PARTS: Final[dict[str, str]] = {
     "anthropic_text_block": "_anthropic",
     "anthropic_thinking_block": "_anthropic",
     "anthropic_tool_use_block": "_anthropic",
+    "gemini_client": "_transport",
+    "gemini_error": "_gemini",
+    "gemini_error_response": "_gemini",
+    "gemini_function_call_part": "_gemini",
+    "gemini_response": "_gemini",
+    "gemini_sse": "_gemini",
+    "gemini_sse_response": "_gemini",
+    "gemini_stream_chunks": "_gemini",
+    "gemini_text_part": "_gemini",
     "last_request_json": "_transport",
     "openai_chunk": "_openai",
     "openai_client": "_transport",
@@ -141,6 +162,15 @@ __all__ = [
     "anthropic_text_block",
     "anthropic_thinking_block",
     "anthropic_tool_use_block",
+    "gemini_client",
+    "gemini_error",
+    "gemini_error_response",
+    "gemini_function_call_part",
+    "gemini_response",
+    "gemini_sse",
+    "gemini_sse_response",
+    "gemini_stream_chunks",
+    "gemini_text_part",
     "last_request_json",
     "openai_chunk",
     "openai_client",

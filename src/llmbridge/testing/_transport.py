@@ -1,9 +1,9 @@
 """An httpx2 transport that answers from a respx router, and SDK clients built on it.
 
-The current openai and anthropic SDKs send HTTP through `httpx2`, whose classes respx neither
-patches nor understands. `RespxTransport` converts each `httpx2.Request` into an `httpx.Request`,
-asks the router for an `httpx.Response` and converts that back, streaming the body so SSE tests
-see chunks (and mid-stream failures) exactly when the mock produces them.
+The current openai, anthropic and google-genai SDKs send HTTP through `httpx2`, whose classes
+respx neither patches nor understands. `RespxTransport` converts each `httpx2.Request` into an
+`httpx.Request`, asks the router for an `httpx.Response` and converts that back, streaming the
+body so SSE tests see chunks (and mid-stream failures) exactly when the mock produces them.
 """
 
 from __future__ import annotations
@@ -21,8 +21,19 @@ from respx.models import Call
 if TYPE_CHECKING:
     import anthropic
     import openai
+    from google import genai
 
-__all__ = ["RespxTransport", "anthropic_client", "last_request_json", "openai_client"]
+__all__ = [
+    "RespxTransport",
+    "anthropic_client",
+    "gemini_client",
+    "last_request_json",
+    "openai_client",
+]
+
+# A Vertex AI client with a project or location authenticates with a bearer token; a static
+# one (no refresh token, no expiry) means the SDK never looks up Google credentials.
+_VERTEX_TEST_TOKEN = "test-token"
 
 # Order does not matter: lookup walks the raised exception's MRO, so the nearest
 # mapped ancestor wins and an unlisted httpx subclass still becomes its closest httpx2 relative.
@@ -122,15 +133,32 @@ class RespxTransport(httpx2.AsyncBaseTransport):
         )
 
 
-def _import_sdk(name: str, builder: str) -> Any:
-    """Import a provider SDK for a client builder; without it, name the extra that installs it."""
+class _AsyncOnlyTransport(httpx2.BaseTransport):
+    """The sync transport of `gemini_client`: refuses, so a sync call never reaches the network."""
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        """Raise RuntimeError naming the async client the kit answers."""
+        raise RuntimeError(
+            f"gemini_client answers only the async client (client.aio); the sync client "
+            f"sent {request.method} {request.url}"
+        )
+
+
+def _import_sdk(
+    module: str, builder: str, *, sdk: str | None = None, extra: str | None = None
+) -> Any:
+    """Import a provider SDK for a client builder; without it, name the extra that installs it.
+
+    ``sdk`` (the distribution's name) and ``extra`` default to the module's name.
+    """
     try:
-        return importlib.import_module(name)
+        return importlib.import_module(module)
     except ImportError as exc:
-        if (exc.name or "").split(".")[0] != name:
+        if (exc.name or "").split(".")[0] != module.split(".")[0]:
             raise
         raise ImportError(
-            f"{builder} needs the {name} SDK: pip install 'llmbridge[{name}]'", name=exc.name
+            f"{builder} needs the {sdk or module} SDK: pip install 'llmbridge[{extra or module}]'",
+            name=exc.name,
         ) from exc
 
 
@@ -165,6 +193,46 @@ def anthropic_client(
     client: anthropic.AsyncAnthropic = sdk.AsyncAnthropic(
         api_key=api_key, max_retries=max_retries, http_client=http_client, **kwargs
     )
+    return client
+
+
+def gemini_client(
+    router: respx.Router, *, api_key: str = "test-key", vertexai: bool = False, **kwargs: Any
+) -> genai.Client:
+    """Build a real `google.genai.Client` whose async HTTP (`client.aio`) is answered by `router`.
+
+    The router is reached through `HttpOptions.async_client_args["transport"]` (respx's own
+    patching does not reach this SDK); the sync client refuses every request with RuntimeError,
+    so nothing goes to the network. An `http_options` keyword (an `HttpOptions` or a dict) is kept,
+    with the transports set on a copy. The SDK retries only when `retry_options` is given. Routes
+    start at `https://generativelanguage.googleapis.com/` (Gemini API, `x-goog-api-key` header)
+    or, with `vertexai=True`, at the Vertex AI host: with a `project` or `location` keyword the
+    client sends a fixed bearer token instead of the API key and never looks up Google
+    credentials (unless a `credentials` keyword is given); without them it is a Vertex AI
+    express-mode client using `api_key`. Other keyword arguments go to the client unchanged.
+    Raises ImportError naming the ``gemini`` extra when google-genai is not installed.
+    """
+    sdk = _import_sdk("google.genai", "gemini_client", sdk="google-genai", extra="gemini")
+    options = kwargs.pop("http_options", None)
+    if isinstance(options, dict):
+        options = sdk.types.HttpOptions.model_validate(options)
+    options = options or sdk.types.HttpOptions()
+    options = options.model_copy(
+        update={
+            "client_args": {**(options.client_args or {}), "transport": _AsyncOnlyTransport()},
+            "async_client_args": {
+                **(options.async_client_args or {}),
+                "transport": RespxTransport(router),
+            },
+        }
+    )
+    if vertexai and ("project" in kwargs or "location" in kwargs):
+        if "credentials" not in kwargs:
+            credentials = importlib.import_module("google.oauth2.credentials")
+            kwargs["credentials"] = credentials.Credentials(token=_VERTEX_TEST_TOKEN)
+    else:
+        kwargs["api_key"] = api_key
+    client: genai.Client = sdk.Client(vertexai=vertexai, http_options=options, **kwargs)
     return client
 
 
