@@ -146,3 +146,31 @@ def test_a_provider_sdk_missing_from_the_users_environment(project: pytest.Pytes
     )
     written = sorted(path.name for path in Path(project.path, "__snapshots__").rglob("*.json"))
     assert written == ["test_every_installed_provider.json"]
+
+
+def test_the_users_own_json_snapshot_fixture_is_kept(project: pytest.Pytester) -> None:
+    project.makeconftest(
+        """
+        from pathlib import Path
+
+        import pytest
+        from syrupy.extensions.json import JSONSnapshotExtension
+
+
+        class Pinned(JSONSnapshotExtension):
+            @classmethod
+            def dirname(cls, *, test_location):
+                return str(Path(test_location.filepath).parent / "pinned")
+
+
+        @pytest.fixture
+        def snapshot(snapshot):
+            return snapshot.use_extension(Pinned)
+        """
+    )
+    project.makepyfile(test_user=USER_TEST)
+
+    result = project.runpytest_subprocess("--snapshot-update")
+
+    result.assert_outcomes(passed=1)
+    assert (project.path / "pinned" / "test_pins_the_conversion.json").is_file()
