@@ -28,8 +28,13 @@ EXPECTED = {
 }
 
 
+# A user's test file, run by pytest in a project of its own (test_example_test_file_passes).
+PYTEST_EXAMPLES = ("test_my_agent.py",)
+
+
 def test_every_example_is_run_here() -> None:
-    assert sorted(path.name for path in EXAMPLES.glob("*.py")) == sorted(EXPECTED)
+    names = sorted(path.name for path in EXAMPLES.glob("*.py"))
+    assert names == sorted([*EXPECTED, *PYTEST_EXAMPLES])
 
 
 @pytest.mark.parametrize(("name", "expected"), EXPECTED.items(), ids=list(EXPECTED))
@@ -98,21 +103,48 @@ def test_readme_snippet_runs(
     assert expected in capsys.readouterr().out
 
 
-def test_readme_snapshot_recipe_works_in_a_users_project(tmp_path: Path) -> None:
-    (code,) = python_blocks("Testing your own code")
-    (tmp_path / "test_my_agent.py").write_text(code, encoding="utf-8")
-    pytest_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+def run_users_tests(project: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    """pytest run in ``project``, a user's project with no conftest: the plugin comes installed."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *flags],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
-    def run(*flags: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*pytest_command, *flags], cwd=tmp_path, capture_output=True, text=True, check=False
-        )
 
-    written, verified = run("--snapshot-update"), run()
+def snapshot_text(project: Path, test: str) -> str:
+    return (project / "__snapshots__" / "test_my_agent" / f"{test}.json").read_text("utf-8")
+
+
+def test_example_test_file_passes_after_writing_its_snapshots(tmp_path: Path) -> None:
+    (tmp_path / "test_my_agent.py").write_text(
+        (EXAMPLES / "test_my_agent.py").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+
+    written, verified = run_users_tests(tmp_path, "--snapshot-update"), run_users_tests(tmp_path)
 
     assert written.returncode == 0, written.stdout
+    assert "4 passed" in written.stdout
     assert "2 snapshots generated" in written.stdout
     assert verified.returncode == 0, verified.stdout
     assert "2 snapshots passed" in verified.stdout
-    snapshot = tmp_path / "__snapshots__" / "test_my_agent" / "test_openai_payload.json"
-    assert '"name": "Zo__c6a12698"' in snapshot.read_text(encoding="utf-8")
+    pinned = snapshot_text(tmp_path, "test_conversions_are_pinned")
+    assert '"tool_use_id": "call_1"' in pinned  # Anthropic's section
+    assert "\"1 renamed: name 'Zoë'" in pinned  # OpenAI's note beside its payload
+
+
+def test_readme_snapshot_recipe_works_in_a_users_project(tmp_path: Path) -> None:
+    (code,) = python_blocks("Testing your own code")
+    (tmp_path / "test_my_agent.py").write_text(code, encoding="utf-8")
+
+    written, verified = run_users_tests(tmp_path, "--snapshot-update"), run_users_tests(tmp_path)
+
+    assert written.returncode == 0, written.stdout
+    assert "1 snapshot generated" in written.stdout
+    assert verified.returncode == 0, verified.stdout
+    assert "1 snapshot passed" in verified.stdout
+    pinned = snapshot_text(tmp_path, "test_conversions")
+    assert '"name": "Zo__c6a12698"' in pinned
+    assert "\"1 dropped: sender name 'Zoë' cannot be sent to Anthropic\"" in pinned

@@ -6,6 +6,10 @@ client builders, the response builders, ``ScriptedProvider``) need httpx and res
 ``ImportError`` naming it (``pip install 'llmbridge[testing]'``). Provider SDKs are imported
 only by the client builders, so this package imports without openai, anthropic or google-genai
 installed.
+
+The pytest plugin (``llmbridge.testing._plugin``, entry point ``llmbridge``) adds the fixtures
+``scripted_provider`` and ``conversion_snapshot`` (a ``ConversionSnapshot``) to every pytest
+run where this package is installed.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ if TYPE_CHECKING:
         openai_usage,
         openai_usage_chunk,
     )
+    from llmbridge.testing._plugin import ConversionSnapshot
     from llmbridge.testing._provider import (
         ProviderRequest,
         ScriptedProvider,
@@ -73,8 +78,10 @@ if TYPE_CHECKING:
         openai_client,
     )
 
-# Public name -> the private module that defines it; those modules import httpx and respx.
-_HTTP_PARTS: Final[dict[str, str]] = {
+# Public name -> the private module that defines it; those modules import httpx and respx, or
+# pytest (``_plugin``, the pytest plugin's fixtures).
+_LAZY_PARTS: Final[dict[str, str]] = {
+    "ConversionSnapshot": "_plugin",
     "ProviderRequest": "_provider",
     "ScriptedRequest": "_provider",
     "RespxTransport": "_transport",
@@ -125,7 +132,7 @@ _TESTING_EXTRA: Final = frozenset({"httpx", "httpx2", "respx"})
 
 def __getattr__(name: str) -> Any:
     """Load an HTTP part of the kit on first use (see the module docstring)."""
-    module = _HTTP_PARTS.get(name)
+    module = _LAZY_PARTS.get(name)
     if module is None:
         raise AttributeError(f"module 'llmbridge.testing' has no attribute {name!r}")
     try:
@@ -145,6 +152,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "ConversionSnapshot",
     "EchoAgent",
     "ProviderRequest",
     "RespxTransport",
