@@ -24,7 +24,7 @@ sys.meta_path.insert(0, Blocker())
 
 def test_import_llmbridge_without_sdks() -> None:
     code = BLOCK_SDKS + (
-        "import llmbridge, llmbridge.testing\n"
+        "import llmbridge, llmbridge.kit, llmbridge.testing\n"
         "assert not {'openai', 'anthropic', 'google'} & set(sys.modules)\n"
         "print(len(llmbridge.__all__))"
     )
