@@ -400,3 +400,24 @@ def test_the_shipped_example_conversation_converts(
     if provider == "anthropic":
         roles = [m["role"] for m in messages]
         assert roles == ["user", "assistant", "user", "assistant", "user"]
+
+
+@pytest.mark.parametrize(
+    "command", [[], ["demo"], ["convert"]], ids=["llmbridge", "demo", "convert"]
+)
+def test_every_help_shows_an_example_that_runs_offline(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+
+    out = capsys.readouterr().out
+    examples = out.split("example:\n", 1)[1].strip().splitlines()
+    assert examples
+    root = Path(__file__).resolve().parent.parent
+    for example in examples:
+        program, *arguments = example.split()
+        assert program == "llmbridge"
+        files = [str(root / a) if a.endswith(".json") else a for a in arguments]
+        assert main(files) == 0, example
+        capsys.readouterr()

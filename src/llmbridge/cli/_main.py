@@ -144,8 +144,11 @@ def _demo(args: argparse.Namespace) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="llmbridge",
-        description="One neutral message language for agent code, translated to OpenAI and "
-        "Anthropic.",
+        description="One neutral message language for agent code, translated to every "
+        f"provider ({', '.join(PROVIDERS)}).",
+        epilog="example:\n  llmbridge demo --provider all\n"
+        "  llmbridge convert --to anthropic examples/conversation.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"llmbridge {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -155,6 +158,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Run one conversation (system prompt, a question with an image, two "
         "parallel tool calls, the answer) through each provider with the same agent code, "
         "printing the neutral messages, the exact JSON requests and the replies.",
+        epilog=f"example:\n  llmbridge demo --provider {PROVIDERS[0]} --no-stream",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     demo.add_argument("--provider", choices=[*PROVIDERS, "all"], default="all")
     demo.add_argument("--no-stream", action="store_true", help="use send() instead of stream()")
@@ -177,6 +182,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Read a neutral conversation (JSON written by llmbridge.dump_messages) and "
         "print the provider's request payload as JSON. Conversion notes go to stderr; invalid "
         "input exits with code 2 and one error line.",
+        epilog=f"example:\n  llmbridge convert --to {PROVIDERS[-1]} --name-policy prefix "
+        "examples/conversation.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     convert.add_argument("--to", choices=PROVIDERS, required=True)
     convert.add_argument(
