@@ -93,7 +93,9 @@ class TextMessage(Message):
         set_field(self, "reasoning", reasoning_tuple(reasoning))
         set_field(self, "usage", usage)
         set_field(self, "finish_reason", finish_reason)
-        set_field(self, "provider_data", freeze_provider_data(provider_data))
+        if provider_data is not NO_PROVIDER_DATA:  # the default skips a call: a message per delta
+            provider_data = freeze_provider_data(provider_data)
+        set_field(self, "provider_data", provider_data)
         set_field(self, "raw", raw)
 
     def get_content(self) -> str | None:
@@ -176,7 +178,9 @@ class ToolCallMessage(Message):
         set_field(self, "reasoning", reasoning_tuple(reasoning))
         set_field(self, "usage", usage)
         set_field(self, "finish_reason", finish_reason)
-        set_field(self, "provider_data", freeze_provider_data(provider_data))
+        if provider_data is not NO_PROVIDER_DATA:  # the default skips a call: a message per delta
+            provider_data = freeze_provider_data(provider_data)
+        set_field(self, "provider_data", provider_data)
         set_field(self, "raw", raw)
 
     def get_content(self) -> str | None:
