@@ -49,6 +49,30 @@ usages = st.one_of(
         reasoning_tokens=st.one_of(st.none(), st.integers(0, 100)),
     ),
 )
+# provider_data: any JSON-compatible values (bytes included: stored as base64 text), under the
+# tags of providers that do and do not exist.
+json_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.text(max_size=5),
+        st.binary(max_size=5),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+provider_datas = st.one_of(
+    st.just({}),
+    st.dictionaries(
+        st.sampled_from(["gemini", "openai-responses", "openai", "anthropic", "x-custom"]),
+        st.dictionaries(st.text(max_size=5), json_values, max_size=3),
+        max_size=2,
+    ),
+)
 reasonings = st.lists(
     st.builds(
         Reasoning,
@@ -56,6 +80,7 @@ reasonings = st.lists(
         signature=st.one_of(st.none(), st.text(max_size=10)),
         redacted_data=st.one_of(st.none(), st.text(max_size=10)),
         provider=st.sampled_from([None, "openai", "anthropic"]),
+        provider_data=provider_datas,
     ),
     max_size=2,
 )
@@ -71,6 +96,7 @@ tool_calls = st.builds(
     tool_call_id=optional_ids,
     result=st.one_of(st.none(), texts),
     is_error=st.booleans(),
+    provider_data=provider_datas,
 )
 
 image_bytes = st.builds(
@@ -94,6 +120,7 @@ text_messages = st.builds(
     reasoning=reasonings,
     usage=usages,
     finish_reason=finish_reasons,
+    provider_data=provider_datas,
 )
 tool_call_messages = st.builds(
     ToolCallMessage,
@@ -103,6 +130,7 @@ tool_call_messages = st.builds(
     reasoning=reasonings,
     usage=usages,
     finish_reason=finish_reasons,
+    provider_data=provider_datas,
 )
 result_messages = st.builds(
     ToolCallResultMessage, st.lists(tool_calls, min_size=1, max_size=3), names

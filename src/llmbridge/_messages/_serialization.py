@@ -4,7 +4,8 @@ Each message is an object with a ``"type"`` discriminator (the one table ``MESSA
 one key per constructor field, its sender under ``"from"``. The JSON form of every field follows
 from the field's type annotation, read once at import: strings, numbers and booleans as they are,
 ``Role`` as its string, ``bytes`` as base64, tuples as arrays, value objects (``ToolCall``,
-``Reasoning``, ``Usage``) and nested messages as objects. So a field is declared in one place,
+``Reasoning``, ``Usage``) and nested messages as objects, ``provider_data`` as an object that is
+left out when empty. So a field is declared in one place,
 its message class, and both directions follow. Loading checks every value against that type,
 never imports or runs anything the data names, and builds each message through its own
 constructor, so the construction rules apply to loaded data too.
@@ -20,9 +21,10 @@ import json
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Literal, TypeAlias, Union
+from typing import Annotated, Any, Final, Literal, TypeAlias, Union
 
 from llmbridge._errors import InvalidMessageError, LLMBridgeError
+from llmbridge._messages._provider_data import MAX_JSON_DEPTH, PROVIDER_DATA_FIELD, thaw
 from llmbridge._messages._types import (
     ImageMessage,
     MessageEnvelope,
@@ -58,7 +60,7 @@ MESSAGE_TYPES: Final[Mapping[str, type[Message]]] = types.MappingProxyType(
 _TYPE_NAMES: Final = {cls: name for name, cls in MESSAGE_TYPES.items()}
 _VALUES: Final = (Reasoning, Usage, ToolCall)
 _SENDER_KEY: Final = "from"
-_MAX_DEPTH: Final = 200  # envelope content nests at most this deep (recursion stays bounded)
+_MAX_DEPTH: Final = MAX_JSON_DEPTH  # envelope content nests at most this deep (bounded recursion)
 
 Path: TypeAlias = tuple[str | int, ...]
 
@@ -77,19 +79,25 @@ def _where(path: Path) -> str | None:
 
 
 class _Codec:
-    """Both directions of one field type: ``dump`` to JSON data, ``load`` from it (checked)."""
+    """Both directions of one field type: ``dump`` to JSON data, ``load`` from it (checked).
 
-    __slots__ = ("dump", "load", "name")
+    ``omit_empty``: an empty value is left out of the JSON (its constructor default reads back).
+    """
+
+    __slots__ = ("dump", "load", "name", "omit_empty")
 
     def __init__(
         self,
         name: str,
         dump: Callable[[Any], Any],
         load: Callable[[Any, Path], Any],
+        *,
+        omit_empty: bool = False,
     ) -> None:
         self.name = name
         self.dump = dump
         self.load = load
+        self.omit_empty = omit_empty
 
 
 def _identity(value: Any) -> Any:
@@ -187,6 +195,15 @@ def _mapping_codec() -> _Codec:
     return _Codec("an object", dict, load)
 
 
+def _provider_data_codec() -> _Codec:
+    def load(data: Any, path: Path) -> Any:
+        if type(data) is not dict:
+            raise _Bad(f"expected an object, got {_json_kind(data)}", path)
+        return data  # the constructor checks and freezes every value (and bounds the depth)
+
+    return _Codec("provider data", thaw, load, omit_empty=True)
+
+
 class _Record:
     """The fields of one dataclass (a message or a value object), in declaration order."""
 
@@ -198,7 +215,7 @@ class _Record:
         self.required: tuple[tuple[str, str], ...] = ()
 
     def build(self) -> None:
-        hints = typing.get_type_hints(self.cls)
+        hints = typing.get_type_hints(self.cls, include_extras=True)
         # Fields the constructor does not take (caches) and those outside equality (raw
         # provider objects) are not part of the message's value: they are not serialized.
         self.fields = tuple(
@@ -214,7 +231,11 @@ class _Record:
         )
 
     def dump(self, value: Any) -> dict[str, Any]:
-        body = {key: codec.dump(getattr(value, name)) for name, key, codec in self.fields}
+        body = {}
+        for name, key, codec in self.fields:
+            item = getattr(value, name)
+            if not (codec.omit_empty and not item):
+                body[key] = codec.dump(item)
         sender = body.pop(_SENDER_KEY, _NOTHING)
         if sender is not _NOTHING:
             body[_SENDER_KEY] = sender  # the sender last, after the content it sent
@@ -271,6 +292,10 @@ def _codec(annotation: Any) -> _Codec:
     """The codec of one field annotation (the vocabulary of the message types' fields)."""
     origin = typing.get_origin(annotation)
     arguments = typing.get_args(annotation)
+    if origin is Annotated:
+        if PROVIDER_DATA_FIELD in arguments[1:]:
+            return _provider_data_codec()
+        return _codec(arguments[0])
     if origin in (Union, types.UnionType):
         members = tuple(a for a in arguments if a is not type(None))
         if len(members) < len(arguments):

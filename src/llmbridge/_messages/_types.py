@@ -9,6 +9,11 @@ from typing import Any, Final, Generic, TypeVar
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages._image import ImageDetail, ImageMessage
+from llmbridge._messages._provider_data import (
+    NO_PROVIDER_DATA,
+    ProviderData,
+    freeze_provider_data,
+)
 from llmbridge._messages._values import (
     Message,
     Reasoning,
@@ -52,6 +57,9 @@ class TextMessage(Message):
     """A text message; ``reasoning``, ``usage``, ``finish_reason`` and ``raw`` are set on replies.
 
     ``raw`` (the provider's response object) takes no part in equality or serialization.
+    ``provider_data`` (provider tag -> JSON-compatible mapping, frozen at every level) does;
+    only the connector of that tag reads its entry. Raises ``InvalidMessageError`` for content
+    that is not a ``str`` and for ``provider_data`` that is not JSON-compatible.
     """
 
     role: Role
@@ -60,6 +68,7 @@ class TextMessage(Message):
     reasoning: tuple[Reasoning, ...]
     usage: Usage | None
     finish_reason: FinishReason | None
+    provider_data: ProviderData
     raw: Any = field(compare=False, repr=False)
 
     def __init__(
@@ -71,6 +80,7 @@ class TextMessage(Message):
         reasoning: Sequence[Reasoning] = (),
         usage: Usage | None = None,
         finish_reason: FinishReason | None = None,
+        provider_data: ProviderData = NO_PROVIDER_DATA,
         raw: Any = None,
     ) -> None:
         if not isinstance(content, str):
@@ -83,6 +93,9 @@ class TextMessage(Message):
         set_field(self, "reasoning", reasoning_tuple(reasoning))
         set_field(self, "usage", usage)
         set_field(self, "finish_reason", finish_reason)
+        if provider_data is not NO_PROVIDER_DATA:  # the default skips a call: a message per delta
+            provider_data = freeze_provider_data(provider_data)
+        set_field(self, "provider_data", provider_data)
         set_field(self, "raw", raw)
 
     def get_content(self) -> str | None:
@@ -133,7 +146,10 @@ def _tool_call_tuple(tool_calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
 
 @dataclass(frozen=True, slots=True, init=False)
 class ToolCallMessage(Message):
-    """A model's request to call one or more tools; ``content`` is text produced beside them."""
+    """A model's request to call one or more tools; ``content`` is text produced beside them.
+
+    ``provider_data`` is as on ``TextMessage``; ``raw`` takes no part in equality.
+    """
 
     tool_calls: tuple[ToolCall, ...]
     from_: str | None
@@ -141,6 +157,7 @@ class ToolCallMessage(Message):
     reasoning: tuple[Reasoning, ...]
     usage: Usage | None
     finish_reason: FinishReason | None
+    provider_data: ProviderData
     raw: Any = field(compare=False, repr=False)
 
     def __init__(
@@ -152,6 +169,7 @@ class ToolCallMessage(Message):
         reasoning: Sequence[Reasoning] = (),
         usage: Usage | None = None,
         finish_reason: FinishReason | None = None,
+        provider_data: ProviderData = NO_PROVIDER_DATA,
         raw: Any = None,
     ) -> None:
         set_field(self, "tool_calls", _tool_call_tuple(tool_calls))
@@ -160,6 +178,9 @@ class ToolCallMessage(Message):
         set_field(self, "reasoning", reasoning_tuple(reasoning))
         set_field(self, "usage", usage)
         set_field(self, "finish_reason", finish_reason)
+        if provider_data is not NO_PROVIDER_DATA:  # the default skips a call: a message per delta
+            provider_data = freeze_provider_data(provider_data)
+        set_field(self, "provider_data", provider_data)
         set_field(self, "raw", raw)
 
     def get_content(self) -> str | None:

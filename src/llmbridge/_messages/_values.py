@@ -10,6 +10,11 @@ from typing import ClassVar, Final
 import pydantic_core
 
 from llmbridge._errors import InvalidMessageError
+from llmbridge._messages._provider_data import (
+    NO_PROVIDER_DATA,
+    ProviderData,
+    freeze_provider_data,
+)
 
 __all__ = [
     "Message",
@@ -60,13 +65,20 @@ class Reasoning:
     """Model reasoning attached to a reply.
 
     ``signature`` and ``redacted_data`` are opaque to llmbridge and are only ever sent back to
-    the ``provider`` that produced them.
+    the ``provider`` that produced them. ``provider_data`` (provider tag -> JSON-compatible
+    mapping, frozen) is read only by the connector of that tag; raises ``InvalidMessageError``
+    for a value that is not JSON-compatible.
     """
 
     text: str
     signature: str | None = field(default=None, kw_only=True)
     redacted_data: str | None = field(default=None, kw_only=True)
     provider: str | None = field(default=None, kw_only=True)
+    provider_data: ProviderData = field(default=NO_PROVIDER_DATA, kw_only=True)
+
+    def __post_init__(self) -> None:
+        if self.provider_data is not NO_PROVIDER_DATA:
+            set_field(self, "provider_data", freeze_provider_data(self.provider_data))
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +107,10 @@ class ToolCall:
 
     ``function_arguments`` is the JSON text the model produced, kept verbatim even when invalid.
     Arguments or a result given as something other than text (a dict, a list, a number) are
-    JSON-serialized, as ``FunctionCallMiddleware`` serializes results. Raises
-    ``InvalidMessageError`` for a value that cannot be serialized and for a ``function_name``
-    that is not a ``str``.
+    JSON-serialized, as ``FunctionCallMiddleware`` serializes results. ``provider_data``
+    (provider tag -> JSON-compatible mapping, frozen) is read only by the connector of that tag.
+    Raises ``InvalidMessageError`` for a value that cannot be serialized, for a ``function_name``
+    that is not a ``str`` and for ``provider_data`` that is not JSON-compatible.
     """
 
     function_name: str
@@ -105,6 +118,7 @@ class ToolCall:
     tool_call_id: str | None = field(default=None, kw_only=True)
     result: str | None = field(default=None, kw_only=True)
     is_error: bool = field(default=False, kw_only=True)
+    provider_data: ProviderData = field(default=NO_PROVIDER_DATA, kw_only=True)
 
     def __post_init__(self) -> None:
         # Text is the normal case and costs two type checks; anything else is a caller's
@@ -121,6 +135,8 @@ class ToolCall:
                 f"function_name must be a str, got {type(self.function_name).__name__}",
                 field="function_name",
             )
+        if self.provider_data is not NO_PROVIDER_DATA:
+            set_field(self, "provider_data", freeze_provider_data(self.provider_data))
 
 
 def _as_text(value: object, field_name: str) -> str:

@@ -7,6 +7,7 @@ equals the non-streamed one by construction, and every provider applies the same
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +34,9 @@ class ReplyParts:
     (``"stop"``, ``"length"``, ``"tool_calls"``, ``"content_filter"``, ``"refusal"``,
     ``"pause"``) or the provider's raw string; ``refusal`` is ``None`` when the model did not
     refuse and the refusal text otherwise (any string, ``""`` included, is a refusal);
-    ``content_filtered`` says the provider's filter stopped the reply.
+    ``content_filtered`` says the provider's filter stopped the reply; ``provider_data``
+    (``None``: none) goes on the message built, frozen there (provider tag -> JSON-compatible
+    mapping; ``build_reply`` and ``partial_reply`` raise ``InvalidMessageError`` for other values).
     """
 
     text: str | None = None
@@ -43,6 +46,7 @@ class ReplyParts:
     usage: Usage | None = None
     refusal: str | None = None
     content_filtered: bool = False
+    provider_data: Mapping[str, Mapping[str, Any]] | None = None
 
 
 def partial_reply(parts: ReplyParts, *, agent_name: str, raw: Any = None) -> Message | None:
@@ -51,6 +55,7 @@ def partial_reply(parts: ReplyParts, *, agent_name: str, raw: Any = None) -> Mes
     A ``ToolCallMessage`` when there are tool calls, else a ``TextMessage`` when there is text
     or reasoning, else ``None``. Never raises for a refusal or a content filter.
     """
+    provider_data = {} if parts.provider_data is None else parts.provider_data
     if parts.tool_calls:
         return ToolCallMessage(
             parts.tool_calls,
@@ -59,6 +64,7 @@ def partial_reply(parts: ReplyParts, *, agent_name: str, raw: Any = None) -> Mes
             reasoning=parts.reasoning,
             usage=parts.usage,
             finish_reason=parts.finish_reason,
+            provider_data=provider_data,
             raw=raw,
         )
     if parts.text or parts.reasoning:
@@ -69,6 +75,7 @@ def partial_reply(parts: ReplyParts, *, agent_name: str, raw: Any = None) -> Mes
             reasoning=parts.reasoning,
             usage=parts.usage,
             finish_reason=parts.finish_reason,
+            provider_data=provider_data,
             raw=raw,
         )
     return None
