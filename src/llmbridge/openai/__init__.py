@@ -19,6 +19,7 @@ except ImportError as exc:
 from llmbridge.openai._agent import OpenAIChatAgent
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
 from llmbridge.openai._errors import map_error, map_openai_error
+from llmbridge.openai._import import from_openai_messages
 from llmbridge.openai._request import (
     MAX_IMAGE_BYTES,
     MAX_TOOL_CALL_ID_LENGTH,
@@ -45,6 +46,7 @@ __all__ = [
     "connected_agent",
     "default_http_client",
     "from_openai",
+    "from_openai_messages",
     "map_error",
     "map_openai_error",
     "openai_tool_choice",

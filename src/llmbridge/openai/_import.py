@@ -1,0 +1,181 @@
+"""OpenAI Chat Completions request messages -> neutral messages (payload import).
+
+The inverse of ``to_openai`` for every payload it produces: ``to_openai(from_openai_messages(p),
+agent_name=...).messages == p``. Pure functions over the request dicts; the input is not
+mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from llmbridge import (
+    ImageMessage,
+    InvalidMessageError,
+    Message,
+    MessageEnvelope,
+    MultiModalMessage,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallMessage,
+    ToolCallResultMessage,
+)
+
+__all__ = ["from_openai_messages"]
+
+_TEXT_ROLES: Final = {"system": Role.SYSTEM, "user": Role.USER, "assistant": Role.ASSISTANT}
+
+
+@dataclass(frozen=True, slots=True)
+class _Unknown:
+    """Why one request message has no neutral mapping (it becomes an envelope, or raises)."""
+
+    field: str
+    reason: str
+
+
+def _image(part: Mapping[str, Any], from_: str | None) -> ImageMessage | _Unknown:
+    image_url = part.get("image_url")
+    if not isinstance(image_url, Mapping) or not isinstance(image_url.get("url"), str):
+        return _Unknown("image_url", "an image_url part needs an image_url.url string")
+    return ImageMessage(Role.USER, image_url["url"], from_, detail=image_url.get("detail"))
+
+
+def _user_parts(parts: Sequence[Any], from_: str | None) -> Message | _Unknown:
+    items: list[TextMessage | ImageMessage] = []
+    for position, part in enumerate(parts):
+        kind = part.get("type") if isinstance(part, Mapping) else None
+        if kind == "text" and isinstance(part.get("text"), str):
+            items.append(TextMessage(Role.USER, part["text"]))
+        elif kind == "image_url":
+            image = _image(part, from_)
+            if isinstance(image, _Unknown):
+                return image
+            items.append(image)
+        else:
+            return _Unknown(f"content[{position}]", f"unknown content part type {kind!r}")
+    if len(items) == 1 and isinstance(items[0], ImageMessage):
+        return items[0]
+    return MultiModalMessage(Role.USER, items, from_)
+
+
+def _tool_calls(calls: Any) -> tuple[ToolCall, ...] | _Unknown:
+    out: list[ToolCall] = []
+    for position, call in enumerate(calls):
+        function = call.get("function") if isinstance(call, Mapping) else None
+        if (
+            call.get("type", "function") != "function"
+            or not isinstance(function, Mapping)
+            or not isinstance(function.get("name"), str)
+            or not isinstance(function.get("arguments"), str)
+            or not isinstance(call.get("id"), str)
+        ):
+            return _Unknown(f"tool_calls[{position}]", "not a function tool call")
+        out.append(ToolCall(function["name"], function["arguments"], tool_call_id=call["id"]))
+    return tuple(out)
+
+
+class _Importer:
+    """The state of one import: the output and the calls seen so far, by id."""
+
+    __slots__ = ("agent_name", "calls", "out", "strict_mode")
+
+    def __init__(self, agent_name: str, strict_mode: bool) -> None:
+        self.agent_name = agent_name
+        self.strict_mode = strict_mode
+        self.out: list[Message] = []
+        self.calls: dict[str, ToolCall] = {}
+
+    def _assistant(self, message: Mapping[str, Any]) -> Message | _Unknown:
+        content = message.get("content")
+        calls = message.get("tool_calls")
+        if calls:
+            if content is not None and not isinstance(content, str):
+                return _Unknown("content", "assistant content must be text")
+            parsed = _tool_calls(calls)
+            if isinstance(parsed, _Unknown):
+                return parsed
+            self.calls.update((call.tool_call_id or "", call) for call in parsed)
+            return ToolCallMessage(parsed, from_=self.agent_name, content=content or None)
+        if not isinstance(content, str):
+            return _Unknown("content", "assistant content must be text")
+        name = message.get("name")
+        if name is None:
+            return TextMessage(Role.ASSISTANT, content)
+        return TextMessage(Role.ASSISTANT, content, from_=name)
+
+    def _result(self, message: Mapping[str, Any]) -> ToolCall | _Unknown:
+        call_id = message.get("tool_call_id")
+        content = message.get("content")
+        call = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if call is None or not isinstance(content, str):
+            return _Unknown("tool_call_id", "a tool message must answer an earlier tool call")
+        return ToolCall(
+            call.function_name, call.function_arguments, tool_call_id=call_id, result=content
+        )
+
+    def _message(self, message: Any) -> Message | ToolCall | _Unknown:
+        if not isinstance(message, Mapping):
+            return _Unknown("role", "a request message must be a dict")
+        role = message.get("role")
+        if role == "assistant":
+            return self._assistant(message)
+        if role == "tool":
+            return self._result(message)
+        if role not in _TEXT_ROLES:
+            return _Unknown("role", f"unknown role {role!r}")
+        name = message.get("name")
+        content = message.get("content")
+        if isinstance(content, str):
+            return TextMessage(_TEXT_ROLES[role], content, from_=name)
+        if role == "user" and isinstance(content, list) and content:
+            return _user_parts(content, name)
+        return _Unknown("content", f"unknown {role} content")
+
+    def add(self, message: Any, index: int) -> None:
+        try:
+            item = self._message(message)
+        except InvalidMessageError as error:  # a bad image: the same error, naming the index
+            raise error.at(index) from error
+        if isinstance(item, _Unknown):
+            if self.strict_mode:
+                raise InvalidMessageError(
+                    f"OpenAI request message {index} cannot be imported: {item.reason}",
+                    index=index,
+                    field=item.field,
+                )
+            self.out.append(MessageEnvelope(message))
+            return
+        if not isinstance(item, ToolCall):
+            self.out.append(item)
+            return
+        last = self.out[-1] if self.out else None
+        # Consecutive tool messages answer one assistant message: one result message.
+        if isinstance(last, ToolCallResultMessage):
+            self.out[-1] = ToolCallResultMessage((*last.tool_calls, item))
+        else:
+            self.out.append(ToolCallResultMessage((item,)))
+
+
+def from_openai_messages(
+    messages: Sequence[Any], *, agent_name: str, strict_mode: bool = False
+) -> list[Message]:
+    """Neutral messages for an OpenAI Chat Completions request history.
+
+    An assistant message with tool calls, or whose ``name`` is ``agent_name``, gets
+    ``from_=agent_name``; an assistant text without a name is ``TextMessage(Role.ASSISTANT,
+    text)``; other ``name`` fields become ``from_``; consecutive tool messages become one
+    ``ToolCallResultMessage`` with the names and arguments of the calls they answer; ``data:``
+    image URLs become image bytes. A message that cannot be mapped (an unknown role or part
+    type, a tool message answering no earlier call) becomes ``MessageEnvelope(message)``;
+    with ``strict_mode`` it raises ``InvalidMessageError`` naming its index.
+    ``to_openai(from_openai_messages(p), agent_name=...).messages == p`` for every payload
+    ``to_openai`` produces. The input is not mutated.
+    """
+    importer = _Importer(agent_name, strict_mode)
+    for index, message in enumerate(messages):
+        importer.add(message, index)
+    return importer.out
