@@ -20,6 +20,7 @@ from llmbridge.anthropic._agent import AnthropicChatAgent
 from llmbridge.anthropic._connector import AnthropicMessageConnector
 from llmbridge.anthropic._convert import MAX_IMAGE_BYTES
 from llmbridge.anthropic._errors import map_error
+from llmbridge.anthropic._import import from_anthropic_messages
 from llmbridge.anthropic._request import AnthropicRequest, to_anthropic
 from llmbridge.anthropic._response import from_anthropic
 from llmbridge.anthropic._stream import AnthropicStreamAggregator
@@ -39,6 +40,7 @@ __all__ = [
     "connected_agent",
     "default_http_client",
     "from_anthropic",
+    "from_anthropic_messages",
     "map_error",
     "request_payload",
     "sdk_client",

@@ -1,0 +1,259 @@
+"""Anthropic Messages request history -> neutral messages (payload import).
+
+The inverse of ``to_anthropic`` for every payload it produces: converting the imported
+messages again gives the same ``messages`` and ``system``. Each turn becomes the neutral
+messages whose blocks ``to_anthropic`` merges back into that turn. Pure functions over the
+request dicts; the input is not mutated.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from llmbridge import (
+    ImageMessage,
+    InvalidMessageError,
+    Message,
+    MessageEnvelope,
+    MultiModalMessage,
+    Reasoning,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallMessage,
+    ToolCallResultMessage,
+)
+
+__all__ = ["from_anthropic_messages"]
+
+_PROVIDER: Final = "anthropic"
+# The keys of each block kind to_anthropic writes; a block with any other key (cache_control,
+# citations) has no neutral form and keeps its message as an envelope.
+_KEYS: Final[Mapping[str, frozenset[str]]] = {
+    "text": frozenset({"type", "text"}),
+    "image": frozenset({"type", "source"}),
+    "tool_use": frozenset({"type", "id", "name", "input"}),
+    "tool_result": frozenset({"type", "tool_use_id", "content", "is_error"}),
+    "thinking": frozenset({"type", "thinking", "signature"}),
+    "redacted_thinking": frozenset({"type", "data"}),
+}
+_TURN_KINDS: Final[Mapping[str, frozenset[str]]] = {
+    "user": frozenset({"text", "image", "tool_result"}),
+    "assistant": frozenset({"text", "tool_use", "thinking", "redacted_thinking"}),
+}
+_THINKING: Final = frozenset({"thinking", "redacted_thinking"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Unknown:
+    """Why one request message has no neutral mapping (it becomes an envelope, or raises)."""
+
+    field: str
+    reason: str
+
+
+Block = Mapping[str, Any]
+
+
+def _block_problem(role: str, block: Any, position: int) -> _Unknown | None:
+    kind = block.get("type") if isinstance(block, Mapping) else None
+    keys = _KEYS.get(kind) if isinstance(kind, str) else None
+    if keys is None or kind not in _TURN_KINDS[role] or not keys.issuperset(block):
+        return _Unknown(f"content[{position}]", f"unknown {role} block {kind!r}")
+    return None
+
+
+def _image(block: Block) -> ImageMessage | _Unknown:
+    source = block["source"]
+    kind = source.get("type") if isinstance(source, Mapping) else None
+    if kind == "url" and isinstance(source.get("url"), str):
+        return ImageMessage(Role.USER, source["url"])
+    if kind == "base64" and isinstance(source.get("data"), str):
+        url = f"data:{source.get('media_type')};base64,{source['data']}"
+        return ImageMessage(Role.USER, url)
+    return _Unknown("source", f"unknown image source {kind!r}")
+
+
+def _reasoning(block: Block) -> Reasoning:
+    if block["type"] == "redacted_thinking":
+        return Reasoning("", redacted_data=block["data"], provider=_PROVIDER)
+    return Reasoning(block["thinking"], signature=block["signature"], provider=_PROVIDER)
+
+
+def _user_content(blocks: Sequence[Block]) -> Message | _Unknown:
+    items: list[TextMessage | ImageMessage] = []
+    for block in blocks:
+        if block["type"] == "text":
+            items.append(TextMessage(Role.USER, block["text"]))
+            continue
+        image = _image(block)
+        if isinstance(image, _Unknown):
+            return image
+        items.append(image)
+    if len(items) == 1:
+        return items[0]
+    return MultiModalMessage(Role.USER, items)
+
+
+class _Importer:
+    """The state of one import: the output and the calls seen so far, by id."""
+
+    __slots__ = ("agent_name", "calls", "out", "strict_mode")
+
+    def __init__(self, agent_name: str, strict_mode: bool) -> None:
+        self.agent_name = agent_name
+        self.strict_mode = strict_mode
+        self.out: list[Message] = []
+        self.calls: dict[str, ToolCall] = {}
+
+    def _results(self, blocks: Sequence[Block]) -> ToolCallResultMessage | _Unknown:
+        results: list[ToolCall] = []
+        for block in blocks:
+            call = self.calls.get(block["tool_use_id"])
+            content = block.get("content", "")
+            if call is None or not isinstance(content, str):
+                return _Unknown("tool_use_id", "a tool_result must answer an earlier tool_use")
+            results.append(
+                ToolCall(
+                    call.function_name,
+                    call.function_arguments,
+                    tool_call_id=call.tool_call_id,
+                    result=content,
+                    is_error=bool(block.get("is_error", False)),
+                )
+            )
+        return ToolCallResultMessage(results)
+
+    def _user(self, blocks: Sequence[Block]) -> list[Message] | _Unknown:
+        # to_anthropic puts tool results first in a user turn.
+        split = next((i for i, b in enumerate(blocks) if b["type"] != "tool_result"), len(blocks))
+        if any(b["type"] == "tool_result" for b in blocks[split:]):
+            return _Unknown("content", "tool_result blocks after other blocks")
+        out: list[Message] = []
+        for group, convert in ((blocks[:split], self._results), (blocks[split:], _user_content)):
+            if group:
+                message = convert(group)
+                if isinstance(message, _Unknown):
+                    return message
+                out.append(message)
+        return out
+
+    def _calls(self, blocks: Sequence[Block]) -> list[ToolCall]:
+        calls = [
+            ToolCall(b["name"], json.dumps(b["input"], ensure_ascii=False), tool_call_id=b["id"])
+            for b in blocks
+        ]
+        self.calls.update((b["id"], call) for b, call in zip(blocks, calls, strict=True))
+        return calls
+
+    def _assistant(self, blocks: Sequence[Block]) -> list[Message] | _Unknown:
+        # Thinking opens the turn (to_anthropic moves it there) and goes on its first message.
+        split = next((i for i, b in enumerate(blocks) if b["type"] not in _THINKING), len(blocks))
+        rest = blocks[split:]
+        if not rest or any(b["type"] in _THINKING for b in rest):
+            return _Unknown("content", "thinking blocks must open a turn that has more")
+        reasoning = [_reasoning(b) for b in blocks[:split]]
+        out: list[Message] = []
+        position = 0
+        while position < len(rest):
+            text = rest[position]["text"] if rest[position]["type"] == "text" else None
+            start = position + (text is not None)
+            end = start
+            while end < len(rest) and rest[end]["type"] == "tool_use":
+                end += 1
+            if end > start:
+                out.append(
+                    ToolCallMessage(
+                        self._calls(rest[start:end]),
+                        self.agent_name,
+                        content=text,
+                        reasoning=reasoning,
+                    )
+                )
+            else:
+                out.append(
+                    TextMessage(
+                        Role.ASSISTANT, text or "", from_=self.agent_name, reasoning=reasoning
+                    )
+                )
+            reasoning = []
+            position = max(end, start)
+        return out
+
+    def _turn(self, message: Any) -> list[Message] | _Unknown:
+        role = message.get("role") if isinstance(message, Mapping) else None
+        if not isinstance(role, str) or role not in _TURN_KINDS:
+            return _Unknown("role", f"unknown role {role!r}")
+        content = message.get("content")
+        if isinstance(content, str):
+            turn_role = Role.USER if role == "user" else Role.ASSISTANT
+            from_ = None if role == "user" else self.agent_name
+            return [TextMessage(turn_role, content, from_=from_)]
+        if not isinstance(content, list) or not content:
+            return _Unknown("content", "content must be text or a non-empty list of blocks")
+        for position, block in enumerate(content):
+            problem = _block_problem(role, block, position)
+            if problem is not None:
+                return problem
+        return self._user(content) if role == "user" else self._assistant(content)
+
+    def add(self, message: Any, index: int) -> None:
+        try:
+            messages = self._turn(message)
+        except InvalidMessageError as error:  # a bad image: the same error, naming the index
+            raise error.at(index) from error
+        if not isinstance(messages, _Unknown):
+            self.out.extend(messages)
+        elif self.strict_mode:
+            raise InvalidMessageError(
+                f"Anthropic request message cannot be imported: {messages.reason}",
+                index=index,
+                field=messages.field,
+            )
+        else:
+            self.out.append(MessageEnvelope(message))
+
+    def add_system(self, system: str | Sequence[Any]) -> None:
+        blocks = [{"type": "text", "text": system}] if isinstance(system, str) else system
+        for position, block in enumerate(blocks):
+            if _block_problem("user", block, position) is None and block["type"] == "text":
+                self.out.append(TextMessage(Role.SYSTEM, block["text"]))
+            elif self.strict_mode:
+                raise InvalidMessageError(
+                    "Anthropic system block cannot be imported: only text blocks have a "
+                    "neutral form",
+                    field=f"system[{position}]",
+                )
+            else:  # to_anthropic lifts a system envelope's blocks back into system
+                self.out.append(MessageEnvelope({"role": "system", "content": [block]}))
+
+
+def from_anthropic_messages(
+    messages: Sequence[Any],
+    *,
+    agent_name: str,
+    system: str | Sequence[Any] | None = None,
+    strict_mode: bool = False,
+) -> list[Message]:
+    """Neutral messages for an Anthropic Messages request history and its ``system``.
+
+    ``system`` (text or text blocks) becomes ``TextMessage(Role.SYSTEM, ...)`` messages first;
+    assistant turns are ``from_=agent_name`` (thinking kept with its signature as
+    ``Reasoning(provider="anthropic")``; text followed by ``tool_use`` blocks is one
+    ``ToolCallMessage``); user ``tool_result`` blocks become a ``ToolCallResultMessage`` with
+    the names and arguments of the calls they answer; other user blocks become a
+    ``TextMessage``, an ``ImageMessage`` (base64 sources as bytes) or a ``MultiModalMessage``.
+    A message that cannot be mapped (an unknown block type or key, a result answering no
+    earlier call) becomes ``MessageEnvelope(message)``; with ``strict_mode`` it raises
+    ``InvalidMessageError`` naming its index (``None`` and field ``system[i]`` for a system
+    block). The input is not mutated.
+    """
+    importer = _Importer(agent_name, strict_mode)
+    if system is not None:
+        importer.add_system(system)
+    for index, message in enumerate(messages):
+        importer.add(message, index)
+    return importer.out
