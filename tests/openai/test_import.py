@@ -98,7 +98,7 @@ RULES: list[tuple[str, list[dict[str, Any]], list[Message]]] = [
                 Role.USER,
                 [
                     TextMessage(Role.USER, "look"),
-                    ImageMessage(Role.USER, "https://x.test/a.png", "critic", detail="low"),
+                    ImageMessage(Role.USER, "https://x.test/a.png", detail="low"),
                 ],
                 from_="critic",
             )

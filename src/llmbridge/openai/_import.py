@@ -51,7 +51,8 @@ def _user_parts(parts: Sequence[Any], from_: str | None) -> Message | _Unknown:
         if kind == "text" and isinstance(part.get("text"), str):
             items.append(TextMessage(Role.USER, part["text"]))
         elif kind == "image_url":
-            image = _image(part, from_)
+            # The sender goes on the message, not on its items (unless the image is alone).
+            image = _image(part, from_ if len(parts) == 1 else None)
             if isinstance(image, _Unknown):
                 return image
             items.append(image)
