@@ -223,6 +223,13 @@ def _round_trip(messages: list[Message], **options: Any) -> None:
     before = copy.deepcopy((request.messages, request.system))
     imported = from_anthropic_messages(request.messages, agent_name=AGENT, system=request.system)
     assert (request.messages, request.system) == before, "the import mutated its input"
+    if not options and not any(isinstance(message, MessageEnvelope) for message in messages):
+        # Every block to_anthropic writes for a whole conversation (a fragment's results may
+        # answer no call in it) of neutral messages has a neutral form.
+        strict = from_anthropic_messages(
+            request.messages, agent_name=AGENT, system=request.system, strict_mode=True
+        )
+        assert strict == imported
     again = to_anthropic(imported, agent_name=AGENT, **options)
     assert (again.messages, again.system) == (request.messages, request.system)
 
