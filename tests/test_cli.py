@@ -257,7 +257,7 @@ def test_no_command_prints_usage_and_exits_2(capsys: pytest.CaptureFixture[str])
 
 @pytest.mark.parametrize(
     "argv",
-    [["convert"], ["convert", "--to", "gemini"], ["demo", "--provider", "gemini"]],
+    [["convert"], ["convert", "--to", "x-none"], ["demo", "--provider", "x-none"]],
     ids=["convert without --to", "unknown target", "unknown provider"],
 )
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:

@@ -27,6 +27,7 @@ from llmbridge.anthropic._stream import AnthropicStreamAggregator
 from llmbridge.anthropic._wing import (
     connected_agent,
     default_http_client,
+    import_payload,
     request_payload,
     sdk_client,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "default_http_client",
     "from_anthropic",
     "from_anthropic_messages",
+    "import_payload",
     "map_error",
     "request_payload",
     "sdk_client",

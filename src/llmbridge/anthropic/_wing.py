@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import anthropic
 
-from llmbridge import ConversionNote, Message, MiddlewareStreamingAgent
+from llmbridge import ConversionNote, InvalidMessageError, Message, MiddlewareStreamingAgent
 from llmbridge.anthropic._agent import AnthropicChatAgent
+from llmbridge.anthropic._import import from_anthropic_messages
 from llmbridge.anthropic._request import NamePolicy, check_name_policy, to_anthropic
 
-__all__ = ["connected_agent", "default_http_client", "request_payload", "sdk_client"]
+__all__ = [
+    "connected_agent",
+    "default_http_client",
+    "import_payload",
+    "request_payload",
+    "sdk_client",
+]
 
 
 def request_payload(
@@ -29,6 +36,30 @@ def request_payload(
     payload: dict[str, Any] = {"system": request.system} if request.system else {}
     payload["messages"] = request.messages
     return payload, request.notes
+
+
+def import_payload(
+    payload: Mapping[str, Any], *, agent_name: str, strict_mode: bool
+) -> list[Message]:
+    """Neutral messages for a ``{"system": ..., "messages": [...]}`` payload (what
+    ``request_payload`` writes; ``system`` optional), through ``from_anthropic_messages``.
+
+    Raises ``InvalidMessageError`` for another top-level key, ``messages`` not a list or
+    ``system`` neither text nor a list, and (strict) for a message or system block that cannot
+    be imported, naming its index (system blocks: field ``system[i]``).
+    """
+    shape = 'an Anthropic payload is {"system": ..., "messages": [...]}'
+    unknown = sorted(set(payload) - {"system", "messages"})
+    if unknown:
+        raise InvalidMessageError(f"{shape}; unknown key(s) {unknown}", field=unknown[0])
+    messages, system = payload.get("messages"), payload.get("system")
+    if not isinstance(messages, list):
+        raise InvalidMessageError(f"{shape}; messages must be a list", field="messages")
+    if not isinstance(system, str | list | None):
+        raise InvalidMessageError(f"{shape}; system must be text or blocks", field="system")
+    return from_anthropic_messages(
+        messages, agent_name=agent_name, system=system, strict_mode=strict_mode
+    )
 
 
 def sdk_client(

@@ -44,6 +44,30 @@ _EXTRAS: Final = {
 }
 
 Converted = tuple[dict[str, Any], tuple[ConversionNote, ...]]
+NEUTRAL: Final = "neutral"
+"""The ``--from`` of a conversation written by ``llmbridge.dump_messages``."""
+
+
+def _conversation(text: str, args: argparse.Namespace) -> list[Message]:
+    """The neutral messages of the input: neutral JSON, or a payload of ``--from``'s shape.
+
+    A provider message without a neutral form passes through as an envelope only back to its
+    own provider; for another target (or with ``--strict``) it is an error naming its index.
+    """
+    if args.source == NEUTRAL:
+        return load_messages(text)
+    try:
+        payload = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise InvalidMessageError(f"not valid JSON ({type(error).__name__}: {error})") from None
+    if not isinstance(payload, dict):
+        raise InvalidMessageError(
+            f"--from {args.source} reads a JSON object (what --to {args.source} writes), "
+            f"got {type(payload).__name__}"
+        )
+    return load_provider(args.source).import_payload(
+        payload, agent_name=args.agent_name, strict_mode=args.strict or args.source != args.to
+    )
 
 
 def _request_payload(messages: list[Message], args: argparse.Namespace) -> Converted:
@@ -80,9 +104,9 @@ def _note_line(note: ConversionNote) -> str:
 
 
 def _convert(args: argparse.Namespace) -> int:
-    """``llmbridge convert``: neutral JSON in, the provider's request payload JSON out."""
+    """``llmbridge convert``: neutral JSON (or a provider's payload) in, a request payload out."""
     try:
-        messages = load_messages(_read(args.file))
+        messages = _conversation(_read(args.file), args)
         payload, notes = _request_payload(messages, args)
     except (InvalidMessageError, UnsupportedMessageError) as error:
         return _fail(str(error))
@@ -178,15 +202,28 @@ def _parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_demo)
     convert = commands.add_parser(
         "convert",
-        help="convert a neutral JSON conversation to a provider's request payload",
-        description="Read a neutral conversation (JSON written by llmbridge.dump_messages) and "
-        "print the provider's request payload as JSON. Conversion notes go to stderr; invalid "
-        "input exits with code 2 and one error line.",
+        help="convert a conversation to a provider's request payload",
+        description="Read a conversation, neutral JSON (written by llmbridge.dump_messages) or "
+        "a saved history of a provider (--from, the payload --to writes), and print the "
+        "provider's request payload as JSON. Conversion notes go to stderr; invalid input "
+        "exits with code 2 and one error line.",
         epilog=f"example:\n  llmbridge convert --to {PROVIDERS[-1]} --name-policy prefix "
-        "examples/conversation.json",
+        "examples/conversation.json\n"
+        f"  llmbridge convert --from openai --to {PROVIDERS[-1]} "
+        "examples/openai_history.json",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     convert.add_argument("--to", choices=PROVIDERS, required=True)
+    convert.add_argument(
+        "--from",
+        dest="source",
+        choices=[NEUTRAL, *PROVIDERS],
+        default=NEUTRAL,
+        help="the input: neutral JSON (default), or a provider's saved history in the shape "
+        "--to of that provider writes; a message without a neutral form is an error naming "
+        "its index, unless it goes back to its own provider; notes count the messages after "
+        "the import (consecutive tool results are one)",
+    )
     convert.add_argument(
         "--agent-name", default="assistant", metavar="NAME", help="(default: %(default)s)"
     )

@@ -2,7 +2,8 @@
 
 A wing is described by a ``ProviderInfo`` (its tag, title, package and pip extra, and the
 settings of a live demo) and implemented by its package, which defines ``request_payload`` (a
-request body for ``llmbridge convert``), ``sdk_client``, ``default_http_client`` and
+request body for ``llmbridge convert --to``), ``import_payload`` (the inverse, for
+``llmbridge convert --from``), ``sdk_client``, ``default_http_client`` and
 ``connected_agent``. Nothing is imported
 until a wing is used, so listing the providers loads no SDK.
 """
@@ -10,7 +11,7 @@ until a wing is used, so listing the providers loads no SDK.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final, Protocol
@@ -54,6 +55,18 @@ class ProviderWing(Protocol):
         self, messages: Sequence[Message], *, agent_name: str, strict_mode: bool, name_policy: str
     ) -> tuple[dict[str, Any], tuple[ConversionNote, ...]]:
         """The request body (without settings) for ``messages``, and the notes."""
+        ...
+
+    def import_payload(
+        self, payload: Mapping[str, Any], *, agent_name: str, strict_mode: bool
+    ) -> list[Message]:
+        """The neutral messages of a payload of the shape ``request_payload`` writes.
+
+        ``request_payload(import_payload(p, ...), ...)[0] == p`` for every payload
+        ``request_payload`` produces. Raises ``InvalidMessageError`` for a payload of another
+        shape and, with ``strict_mode``, for a message that cannot be imported, naming its
+        index; without it such a message becomes a ``MessageEnvelope``.
+        """
         ...
 
     def sdk_client(self, *, api_key: str | None, http_client: Any, max_retries: int) -> Any:

@@ -32,6 +32,7 @@ from llmbridge.openai._tools import openai_tool_choice, openai_tools
 from llmbridge.openai._wing import (
     connected_agent,
     default_http_client,
+    import_payload,
     request_payload,
     sdk_client,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "default_http_client",
     "from_openai",
     "from_openai_messages",
+    "import_payload",
     "map_error",
     "map_openai_error",
     "openai_tool_choice",

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import openai
 
-from llmbridge import ConversionNote, Message, MiddlewareStreamingAgent
+from llmbridge import ConversionNote, InvalidMessageError, Message, MiddlewareStreamingAgent
 from llmbridge.openai._agent import OpenAIChatAgent
+from llmbridge.openai._import import from_openai_messages
 from llmbridge.openai._request import to_openai
 
-__all__ = ["connected_agent", "default_http_client", "request_payload", "sdk_client"]
+__all__ = [
+    "connected_agent",
+    "default_http_client",
+    "import_payload",
+    "request_payload",
+    "sdk_client",
+]
 
 
 def request_payload(
@@ -21,6 +28,25 @@ def request_payload(
     Chat Completions carries names in its ``name`` field)."""
     request = to_openai(messages, agent_name=agent_name, strict_mode=strict_mode)
     return {"messages": request.messages}, request.notes
+
+
+def import_payload(
+    payload: Mapping[str, Any], *, agent_name: str, strict_mode: bool
+) -> list[Message]:
+    """Neutral messages for a ``{"messages": [...]}`` payload (what ``request_payload`` writes),
+    through ``from_openai_messages``.
+
+    Raises ``InvalidMessageError`` for another top-level key or ``messages`` not a list, and
+    (strict) for a message that cannot be imported, naming its index.
+    """
+    shape = 'an OpenAI Chat payload is {"messages": [...]}'
+    unknown = sorted(set(payload) - {"messages"})
+    if unknown:
+        raise InvalidMessageError(f"{shape}; unknown key(s) {unknown}", field=unknown[0])
+    messages = payload.get("messages")
+    if not isinstance(messages, list):
+        raise InvalidMessageError(f"{shape}; messages must be a list", field="messages")
+    return from_openai_messages(messages, agent_name=agent_name, strict_mode=strict_mode)
 
 
 def sdk_client(*, api_key: str | None, http_client: Any, max_retries: int) -> openai.AsyncOpenAI:

@@ -1,0 +1,121 @@
+"""The per-provider pieces of the handoff tests, in one table keyed by provider tag.
+
+A wing joins every handoff, import and CLI test with one ``Wing`` entry in ``WINGS``: how its
+connector produces a reply (from the test kit's response builders, so ids, reasoning and
+``provider_data`` are that provider's own), the ids it issues, its strict wire validator over
+the payload ``request_payload`` writes, and a payload message its import cannot map. Tests
+parametrize over ``TAGS``, the registered wings; a registered wing without an entry here fails
+``test_every_registered_wing_has_an_entry``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from anthropic.types import Message as AnthropicMessage
+from hypothesis import strategies as st
+from openai.types.chat import ChatCompletion
+
+from llmbridge import Message, ToolCall
+from llmbridge.anthropic import AnthropicMessageConnector
+from llmbridge.kit import provider_tags
+from llmbridge.openai import OpenAIChatRequestMessageConnector
+from llmbridge.testing import (
+    anthropic_message,
+    anthropic_text_block,
+    anthropic_thinking_block,
+    anthropic_tool_use_block,
+    openai_completion,
+)
+from tests.anthropic.wire import assert_valid_request
+from tests.corpus import AGENT
+from tests.openai import wire as openai_wire
+
+ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+@dataclass(frozen=True)
+class ReplySpec:
+    """What a model answers, before any provider writes it: text, thinking, tool calls.
+
+    ``calls`` are ``(id, function name, arguments object)``; the id is the producer's own.
+    """
+
+    text: str | None
+    thinking: str | None
+    calls: tuple[tuple[str, str, dict[str, Any]], ...]
+
+
+@dataclass(frozen=True)
+class Wing:
+    """One provider's pieces: ``produce`` a reply through its connector, the ``call_ids`` it
+    issues, ``check`` a ``request_payload`` payload with its strict wire validator, and
+    ``malformed``: a payload whose message ``malformed_index`` its import cannot map."""
+
+    tag: str
+    produce: Callable[[ReplySpec], Message]
+    call_ids: st.SearchStrategy[str]
+    check: Callable[[Mapping[str, Any]], None]
+    malformed: dict[str, Any]
+    malformed_index: int
+
+
+def _openai_reply(spec: ReplySpec) -> Message:
+    calls = [ToolCall(name, json.dumps(args), tool_call_id=i) for i, name, args in spec.calls]
+    body = openai_completion(spec.text, tool_calls=calls, reasoning_content=spec.thinking)
+    completion = ChatCompletion.model_validate(body)
+    return OpenAIChatRequestMessageConnector().convert_reply(completion, agent_name=AGENT)
+
+
+def _anthropic_reply(spec: ReplySpec) -> Message:
+    blocks = [anthropic_thinking_block(spec.thinking, "EqQBCkgIARABGAIiQ")] if spec.thinking else []
+    if spec.text:
+        blocks.append(anthropic_text_block(spec.text))
+    blocks += [anthropic_tool_use_block(i, name, args) for i, name, args in spec.calls]
+    body = anthropic_message(blocks, stop_reason="tool_use" if spec.calls else "end_turn")
+    message = AnthropicMessage.model_validate(body)
+    return AnthropicMessageConnector().convert_reply(message, agent_name=AGENT)
+
+
+def _ids(prefix: str, size: int) -> st.SearchStrategy[str]:
+    return st.text(ALNUM, min_size=size, max_size=size).map(lambda tail: prefix + tail)
+
+
+WINGS: dict[str, Wing] = {
+    "openai": Wing(
+        "openai",
+        _openai_reply,
+        _ids("call_", 24),
+        lambda payload: openai_wire.check_messages(payload["messages"]),
+        {
+            "messages": [
+                {"role": "user", "content": "Hi"},
+                {"role": "user", "content": [{"type": "input_audio"}]},
+            ]
+        },
+        1,
+    ),
+    "anthropic": Wing(
+        "anthropic",
+        _anthropic_reply,
+        _ids("toolu_01", 22),
+        assert_valid_request,
+        {
+            "messages": [
+                {"role": "user", "content": [{"type": "text", "text": "Hi"}]},
+                {"role": "assistant", "content": [{"type": "server_tool_use"}]},
+            ]
+        },
+        1,
+    ),
+}
+"""One entry per wing; the key is its provider tag."""
+
+TAGS: tuple[str, ...] = provider_tags()
+"""The registered wings, in registry order."""
+
+PAIRS: list[tuple[str, str]] = [(producer, target) for producer in TAGS for target in TAGS]
+"""Every ordered ``(producer, target)`` pair, a wing with itself included."""
