@@ -1,0 +1,105 @@
+"""Generated histories whose replies a producer's connector wrote, for a given target.
+
+A history is a hand-written start (``valid_conversations``, lenient targets only) followed by
+rounds of: a user turn, the producer's reply (its ids, reasoning and ``provider_data``), and
+for a reply with tool calls their results, separate or aggregated. Replies also carry
+``provider_data`` under tags foreign to the target, marked with ``FOREIGN`` so a test can tell
+that none of it reached the wire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from hypothesis import strategies as st
+
+from llmbridge import (
+    Message,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallAggregateMessage,
+    ToolCallMessage,
+    ToolCallResultMessage,
+)
+from tests.corpus import AGENT
+from tests.handoff.wings import WINGS, ReplySpec, Wing
+from tests.strategies import odd_texts, valid_conversations
+
+FOREIGN = "\u2063foreign"
+"""A marker inside every foreign ``provider_data`` value; it must never reach a payload."""
+FOREIGN_TAGS = ("openai", "anthropic", "gemini", "openai-responses", "x-custom")
+
+reply_texts = st.sampled_from(["Sure.", "Checking.", "naïve — ☃", "[x] y", "Done: 24C."])
+thinkings = st.one_of(st.none(), st.sampled_from(["Two tools.", "think ☃", "a\nb"]))
+function_names = st.sampled_from(["get_weather", "now", "search-web"])
+tool_inputs = st.sampled_from([{}, {"city": "Paris"}, {"q": "x", "n": [1, 2.5]}])
+
+
+@dataclass(frozen=True)
+class History:
+    """A generated history and the indexes of the messages the producer's connector wrote."""
+
+    messages: list[Message]
+    replies: tuple[int, ...]
+
+
+@st.composite
+def reply_specs(draw: st.DrawFn, wing: Wing) -> ReplySpec:
+    """A model's answer: text and/or tool calls with ``wing``'s ids, maybe thinking."""
+    ids = draw(st.lists(wing.call_ids, max_size=3, unique=True))
+    calls = tuple((i, draw(function_names), draw(tool_inputs)) for i in ids)
+    text = draw(st.none() | reply_texts) if calls else draw(reply_texts)
+    return ReplySpec(text, draw(thinkings), calls)
+
+
+@st.composite
+def foreign_data(draw: st.DrawFn, target: str) -> dict[str, Any]:
+    """``provider_data`` under tags other than ``target``, every value marked ``FOREIGN``."""
+    tags = draw(st.lists(st.sampled_from([t for t in FOREIGN_TAGS if t != target]), max_size=2))
+    return {tag: {"id": f"{FOREIGN}-{tag}", "phase": f"{FOREIGN}-final"} for tag in tags}
+
+
+def _with_data(message: Message, data: dict[str, Any]) -> Message:
+    if not data:
+        return message
+    if isinstance(message, ToolCallMessage):
+        calls = tuple(replace(call, provider_data=data) for call in message.tool_calls)
+        return replace(message, tool_calls=calls, provider_data=data)
+    assert isinstance(message, TextMessage)
+    return replace(message, provider_data=data)
+
+
+def _results(reply: ToolCallMessage, texts: Sequence[str]) -> ToolCallResultMessage:
+    return ToolCallResultMessage(
+        [
+            ToolCall(c.function_name, c.function_arguments, tool_call_id=c.tool_call_id, result=t)
+            for c, t in zip(reply.tool_calls, texts, strict=True)
+        ]
+    )
+
+
+@st.composite
+def histories(draw: st.DrawFn, producer: str, target: str, *, start: bool) -> History:
+    """Rounds of the ``producer``'s replies for ``target``, after a generated hand-written
+    start when ``start`` (lenient only: it may hold names strict mode refuses)."""
+    messages: list[Message] = (
+        draw(valid_conversations()) if start else [TextMessage(Role.USER, "Start.")]
+    )
+    replies: list[int] = []
+    for spec in draw(st.lists(reply_specs(WINGS[producer]), min_size=1, max_size=3)):
+        messages.append(TextMessage(Role.USER, draw(odd_texts.filter(str.strip))))
+        reply = _with_data(WINGS[producer].produce(spec), draw(foreign_data(target)))
+        replies.append(len(messages))
+        if not isinstance(reply, ToolCallMessage):
+            messages.append(reply)
+            continue
+        results = _results(reply, [draw(odd_texts) for _ in reply.tool_calls])
+        if draw(st.booleans()):  # what FunctionCallMiddleware returns
+            messages.append(ToolCallAggregateMessage(reply, results, AGENT))
+        else:
+            messages += [reply, results]
+    messages.append(TextMessage(Role.USER, "Go on."))
+    return History(messages, tuple(replies))
