@@ -11,7 +11,7 @@ parametrize over ``TAGS``, the registered wings; a registered wing without an en
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
 from llmbridge import Message, ToolCall
-from llmbridge.anthropic import AnthropicMessageConnector
-from llmbridge.kit import provider_tags
-from llmbridge.openai import OpenAIChatRequestMessageConnector
+from llmbridge.anthropic import AnthropicMessageConnector, to_anthropic
+from llmbridge.kit import ProviderRequest, provider_tags
+from llmbridge.openai import OpenAIChatRequestMessageConnector, to_openai
 from llmbridge.testing import (
+    ScriptedProvider,
     anthropic_message,
     anthropic_text_block,
     anthropic_thinking_block,
@@ -52,8 +53,11 @@ class ReplySpec:
 @dataclass(frozen=True)
 class Wing:
     """One provider's pieces: ``produce`` a reply through its connector, the ``call_ids`` it
-    issues, ``check`` a ``request_payload`` payload with its strict wire validator, and
-    ``malformed``: a payload whose message ``malformed_index`` its import cannot map."""
+    issues, ``check`` a ``request_payload`` payload (or a request body) with its strict wire
+    validator, ``malformed``: a payload whose message ``malformed_index`` its import cannot
+    map, ``convert`` (its ``to_x`` for ``AGENT``, lenient), ``client``: its SDK client over a
+    ``ScriptedProvider``, and ``sent_ids``: the tool-call ids of a body's calls and of its
+    results, in order."""
 
     tag: str
     produce: Callable[[ReplySpec], Message]
@@ -61,6 +65,9 @@ class Wing:
     check: Callable[[Mapping[str, Any]], None]
     malformed: dict[str, Any]
     malformed_index: int
+    convert: Callable[[Sequence[Message]], ProviderRequest]
+    client: Callable[[ScriptedProvider], Any]
+    sent_ids: Callable[[Mapping[str, Any]], tuple[list[str], list[str]]]
 
 
 def _openai_reply(spec: ReplySpec) -> Message:
@@ -80,6 +87,18 @@ def _anthropic_reply(spec: ReplySpec) -> Message:
     return AnthropicMessageConnector().convert_reply(message, agent_name=AGENT)
 
 
+def _openai_ids(body: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    messages = body["messages"]
+    calls = [c["id"] for m in messages for c in m.get("tool_calls", ())]
+    return calls, [m["tool_call_id"] for m in messages if m["role"] == "tool"]
+
+
+def _anthropic_ids(body: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    blocks = [b for m in body["messages"] if isinstance(m["content"], list) for b in m["content"]]
+    calls = [b["id"] for b in blocks if b["type"] == "tool_use"]
+    return calls, [b["tool_use_id"] for b in blocks if b["type"] == "tool_result"]
+
+
 def _ids(prefix: str, size: int) -> st.SearchStrategy[str]:
     return st.text(ALNUM, min_size=size, max_size=size).map(lambda tail: prefix + tail)
 
@@ -97,6 +116,9 @@ WINGS: dict[str, Wing] = {
             ]
         },
         1,
+        lambda messages: to_openai(messages, agent_name=AGENT),
+        ScriptedProvider.openai_client,
+        _openai_ids,
     ),
     "anthropic": Wing(
         "anthropic",
@@ -110,6 +132,9 @@ WINGS: dict[str, Wing] = {
             ]
         },
         1,
+        lambda messages: to_anthropic(messages, agent_name=AGENT),
+        ScriptedProvider.anthropic_client,
+        _anthropic_ids,
     ),
 }
 """One entry per wing; the key is its provider tag."""

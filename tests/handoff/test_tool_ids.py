@@ -1,0 +1,131 @@
+"""Tool-call ids per target (API.md 16, the kit's ``ToolIdRule`` of each wing), as sent.
+
+Each row: the ids a history's calls carry (``None``: no id), the ids the target's real SDK
+client sends for those calls and for the results answering them (the same), and what
+``.tool_ids`` reports. Every change has a ``"repaired"`` note on the call and on the result
+message; the neutral history is never rewritten.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from llmbridge import (
+    Message,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallMessage,
+    ToolCallResultMessage,
+)
+from llmbridge.kit import load_provider
+from llmbridge.testing import ScriptedProvider
+from tests.corpus import AGENT
+from tests.handoff.wings import WINGS
+
+LONG = "call_" + "x" * 45
+LONG_Y = "call_" + "x" * 44 + "y"
+LONG_SENT = "call_" + "x" * 26 + "_0c374dae"
+
+# target, ids in the history, ids sent, .tool_ids
+ROWS: dict[str, tuple[str, list[str | None], list[str], dict[str, str]]] = {
+    "openai: an id over 40 characters keeps a prefix and gets a hash": (
+        "openai",
+        [LONG],
+        [LONG_SENT],
+        {LONG: LONG_SENT},
+    ),
+    "openai: an id of 40 characters is sent as it is": ("openai", ["c" * 40], ["c" * 40], {}),
+    "openai: two long ids with one prefix stay apart": (
+        "openai",
+        [LONG, LONG_Y],
+        [LONG_SENT, "call_" + "x" * 26 + "_0d2d9713"],
+        {LONG: LONG_SENT, LONG_Y: "call_" + "x" * 26 + "_0d2d9713"},
+    ),
+    "openai: an id equal to another's mapping is made unique": (
+        "openai",
+        [LONG, LONG_SENT],
+        [LONG_SENT, "call_" + "x" * 26 + "_b25c2cc1"],
+        {LONG: LONG_SENT},
+    ),
+    "openai: ids with | and . are sent as they are": (
+        "openai",
+        ["a|b", "fn.a:1"],
+        ["a|b", "fn.a:1"],
+        {},
+    ),
+    "openai: calls without ids get the position fallback": (
+        "openai",
+        [None, None],
+        ["f_0", "f_1"],
+        {},
+    ),
+    "anthropic: | . and : become _ plus a hash, apart from each other": (
+        "anthropic",
+        ["a|b", "a.b", "a:b"],
+        ["a_b_0eab8a0a", "a_b_2e7336dc", "a_b_6783a31e"],
+        {"a|b": "a_b_0eab8a0a", "a.b": "a_b_2e7336dc", "a:b": "a_b_6783a31e"},
+    ),
+    "anthropic: an id equal to another's mapping is made unique": (
+        "anthropic",
+        ["a.b", "a_b_2e7336dc"],
+        ["a_b_2e7336dc", "a_b_2e7336dc_1"],
+        {"a.b": "a_b_2e7336dc"},
+    ),
+    "anthropic: an id over 40 characters is sent as it is": ("anthropic", [LONG], [LONG], {}),
+    "anthropic: calls without ids get the position fallback": (
+        "anthropic",
+        [None, None],
+        ["f_0", "f_1"],
+        {},
+    ),
+}
+# Rows of registered wings only, each named by its rule.
+TARGETS = [pytest.param(*row, id=name) for name, row in ROWS.items() if row[0] in WINGS]
+
+
+def history(ids: list[str | None]) -> list[Message]:
+    calls = [ToolCall("f", "{}", tool_call_id=i) for i in ids]
+    results = [ToolCall("f", "{}", tool_call_id=i, result="ok") for i in ids]
+    return [
+        TextMessage(Role.USER, "Go."),
+        ToolCallMessage(calls, AGENT),
+        ToolCallResultMessage(results),
+    ]
+
+
+@pytest.mark.parametrize(("target", "ids", "sent", "tool_ids"), TARGETS)
+async def test_the_exact_ids_sent_by_the_real_sdk_client(
+    target: str, ids: list[str | None], sent: list[str], tool_ids: dict[str, str]
+) -> None:
+    messages = history(ids)
+    before = copy.deepcopy(messages)
+    scripted = ScriptedProvider(["Done."])
+    agent = load_provider(target).connected_agent(
+        WINGS[target].client(scripted), name=AGENT, model="m"
+    )
+
+    await agent.send(chat_history=messages)
+
+    (body,) = scripted.bodies()
+    WINGS[target].check(body)
+    assert WINGS[target].sent_ids(body) == (sent, sent)
+    assert messages == before, "the neutral history was rewritten"
+
+
+@pytest.mark.parametrize(("target", "ids", "sent", "tool_ids"), TARGETS)
+def test_changes_are_reported_in_tool_ids_and_repaired_notes(
+    target: str, ids: list[str | None], sent: list[str], tool_ids: dict[str, str]
+) -> None:
+    messages = history(ids)
+    before = copy.deepcopy(messages)
+
+    request = WINGS[target].convert(messages)
+
+    assert dict(request.tool_ids) == tool_ids
+    repaired = sorted({note.index for note in request.notes if note.kind == "repaired"})
+    given = [i for i in ids if i is not None]
+    assert repaired == ([1, 2] if sent != given and given else [])
+    assert messages == before, "the neutral history was rewritten"
