@@ -23,7 +23,7 @@ from llmbridge import (
     ToolCallResultMessage,
     dump_messages,
 )
-from llmbridge.kit import load_provider
+from llmbridge.kit import ProviderWing, load_provider
 from tests.corpus import AGENT
 from tests.handoff.wings import PAIRS, TAGS, WINGS
 from tests.test_cli import run
@@ -168,6 +168,15 @@ def test_a_payload_of_another_shape_is_one_error_line(
 
 def test_every_registered_wing_has_an_entry() -> None:
     assert set(TAGS) <= set(WINGS), "add the wing to tests/handoff/wings.py"
+
+
+@pytest.mark.parametrize("tag", TAGS)
+def test_every_registered_wing_offers_every_provider_wing_function(tag: str) -> None:
+    names = sorted(name for name in vars(ProviderWing) if not name.startswith("_"))
+    wing = load_provider(tag)
+
+    assert "import_payload" in names
+    assert [name for name in names if not callable(getattr(wing, name, None))] == []
 
 
 @pytest.mark.parametrize("command", [["convert"], ["demo"]], ids=["convert --from", "demo"])
