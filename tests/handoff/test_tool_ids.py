@@ -129,3 +129,41 @@ def test_changes_are_reported_in_tool_ids_and_repaired_notes(
     given = [i for i in ids if i is not None]
     assert repaired == ([1, 2] if sent != given and given else [])
     assert messages == before, "the neutral history was rewritten"
+
+
+# target, an id repeated in two rounds, the ids sent in the first and the second round
+REPEATED: dict[str, tuple[str, str, list[str]]] = {
+    "openai: a long id in two rounds: mapped, then made unique": (
+        "openai",
+        LONG,
+        [LONG_SENT, "call_" + "x" * 26 + "_11deede3"],
+    ),
+    "anthropic: a dotted id in two rounds: mapped, then made unique": (
+        "anthropic",
+        "a.b",
+        ["a_b_2e7336dc", "a_b_1_2f83c578"],
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("target", "tool_id", "sent"),
+    [pytest.param(*row, id=name) for name, row in REPEATED.items() if row[0] in WINGS],
+)
+async def test_an_id_repeated_across_rounds_is_sent_once_per_round_with_its_results(
+    target: str, tool_id: str, sent: list[str]
+) -> None:
+    first, second = history([tool_id]), history([tool_id])
+    messages = [*first, *second]  # the second round starts with its own user turn
+    before = copy.deepcopy(messages)
+    scripted = ScriptedProvider(["Done."])
+    agent = load_provider(target).connected_agent(
+        WINGS[target].client(scripted), name=AGENT, model="m"
+    )
+
+    await agent.send(chat_history=messages)
+
+    (body,) = scripted.bodies()
+    WINGS[target].check(body)
+    assert WINGS[target].sent_ids(body) == (sent, sent)
+    assert messages == before, "the neutral history was rewritten"
