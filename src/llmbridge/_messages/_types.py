@@ -145,7 +145,11 @@ class ToolCallMessage(Message):
 
 @dataclass(frozen=True, slots=True, init=False)
 class ToolCallResultMessage(Message):
-    """The results of tool calls: each ``ToolCall`` carries its ``result`` (and ``is_error``)."""
+    """The results of tool calls: each ``ToolCall`` carries its ``result`` (and ``is_error``).
+
+    ``get_content()`` joins the results' texts with ``"\n"`` (of a parts result, its text
+    parts); ``None`` when there is none.
+    """
 
     tool_calls: tuple[ToolCall, ...]
     from_: str | None
