@@ -28,6 +28,8 @@ EXPECTED = {
     # Holds whichever wings follow Anthropic: OpenAI's reasoning reaches Anthropic as a note.
     "handoff.py": "note: AnthropicMessageConnector: message 2 omitted: reasoning not sent to "
     "Anthropic ('openai')",
+    "documents.py": "AnthropicChatAgent: Q3 revenue up 12%.",
+    "tool_images.py": '"text": "[result of call_chart]"',
 }
 
 
