@@ -137,33 +137,69 @@ RULES: list[tuple[str, list[dict[str, Any]], list[Message]]] = [
         ],
     ),
     (
-        "media-result-stays-tool-text-and-a-user-message",
+        "media-results-user-message-goes-back-into-the-results",
         [
-            {"role": "assistant", "content": None, "tool_calls": [CALL]},
+            {"role": "assistant", "content": None, "tool_calls": [CALL, CALL_2]},
             {"role": "tool", "tool_call_id": "call_1", "content": "[media attached below]"},
+            {"role": "tool", "tool_call_id": "call_2", "content": "Q3"},
             {
                 "role": "user",
                 "content": [
                     {"type": "text", "text": "[result of call_1]"},
                     {"type": "image_url", "image_url": {"url": PNG_URL}},
+                    {"type": "text", "text": "[result of call_2]"},
+                    {"type": "file", "file": {"filename": "q3.pdf", "file_data": PDF_URL}},
                 ],
             },
         ],
         [
-            ToolCallMessage([ToolCall("add", '{"a":1}', tool_call_id="call_1")], AGENT),
+            ToolCallMessage(
+                [
+                    ToolCall("add", '{"a":1}', tool_call_id="call_1"),
+                    ToolCall("mul", "{}", tool_call_id="call_2"),
+                ],
+                AGENT,
+            ),
             ToolCallResultMessage(
                 [
                     ToolCall(
                         "add",
                         '{"a":1}',
                         tool_call_id="call_1",
-                        result="[media attached below]",
-                    )
+                        result=[ImageMessage(Role.USER, data=PNG)],
+                    ),
+                    ToolCall(
+                        "mul",
+                        "{}",
+                        tool_call_id="call_2",
+                        result=[
+                            TextMessage(Role.TOOL, "Q3"),
+                            DocumentMessage(Role.USER, data=PDF, filename="q3.pdf"),
+                        ],
+                    ),
                 ]
             ),
+        ],
+    ),
+    (
+        "a_user_message_with_other_labels_stays_a_user_message",
+        [
+            {"role": "assistant", "content": None, "tool_calls": [CALL]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "[result of call_9]"},
+                    {"type": "image_url", "image_url": {"url": PNG_URL}},
+                ],
+            },
+        ],
+        [
+            ToolCallMessage([ToolCall("add", '{"a":1}', tool_call_id="call_1")], AGENT),
+            ToolCallResultMessage([ToolCall("add", '{"a":1}', tool_call_id="call_1", result="ok")]),
             MultiModalMessage(
                 Role.USER,
-                [TextMessage(Role.USER, "[result of call_1]"), ImageMessage(Role.USER, data=PNG)],
+                [TextMessage(Role.USER, "[result of call_9]"), ImageMessage(Role.USER, data=PNG)],
             ),
         ],
     ),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -27,12 +28,15 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
+from llmbridge.kit import ToolResultPart
+from llmbridge.openai._media import MEDIA_PLACEHOLDER
 
 __all__ = ["from_openai_messages"]
 
 _TEXT_ROLES: Final = {"system": Role.SYSTEM, "user": Role.USER, "assistant": Role.ASSISTANT}
 _AUDIO_TYPES: Final = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 _Media = ImageMessage | DocumentMessage | AudioMessage
+_LABEL: Final = re.compile(r"\[result of (.+)\]", re.S)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +117,42 @@ def _tool_calls(calls: Any) -> tuple[ToolCall, ...] | _Unknown:
     return tuple(out)
 
 
+def _with_media(
+    results: ToolCallResultMessage, message: MultiModalMessage
+) -> ToolCallResultMessage | None:
+    """``results`` with the media of ``message`` (the user message ``to_openai`` puts after the
+    tool messages of a batch: ``"[result of <id>]"`` then one image or document, repeated) put
+    back into the results they belong to; ``None`` when ``message`` is not such a message."""
+    items = message.content
+    answered = {call.tool_call_id for call in results.tool_calls}
+    media: dict[str, list[ToolResultPart]] = {}
+    if message.from_ is not None or len(items) % 2:
+        return None
+    for label, item in zip(items[::2], items[1::2], strict=True):
+        found = _LABEL.fullmatch(label.content) if isinstance(label, TextMessage) else None
+        if found is None or found[1] not in answered:
+            return None
+        if not isinstance(item, ImageMessage | DocumentMessage):
+            return None
+        media.setdefault(found[1], []).append(item)
+    calls = []
+    for call in results.tool_calls:
+        extra = media.get(call.tool_call_id or "")
+        if extra is None or not isinstance(call.result, str):
+            calls.append(call)
+            continue
+        text = [] if call.result == MEDIA_PLACEHOLDER else [TextMessage(Role.TOOL, call.result)]
+        calls.append(
+            ToolCall(
+                call.function_name,
+                call.function_arguments,
+                tool_call_id=call.tool_call_id,
+                result=(*text, *extra),
+            )
+        )
+    return ToolCallResultMessage(calls)
+
+
 class _Importer:
     """The state of one import: the output and the calls seen so far, by id."""
 
@@ -184,10 +224,15 @@ class _Importer:
                 )
             self.out.append(MessageEnvelope(message))
             return
+        last = self.out[-1] if self.out else None
+        if isinstance(item, MultiModalMessage) and isinstance(last, ToolCallResultMessage):
+            with_media = _with_media(last, item)
+            if with_media is not None:  # the media of the results before: back in them
+                self.out[-1] = with_media
+                return
         if not isinstance(item, ToolCall):
             self.out.append(item)
             return
-        last = self.out[-1] if self.out else None
         # Consecutive tool messages answer one assistant message: one result message.
         if isinstance(last, ToolCallResultMessage):
             self.out[-1] = ToolCallResultMessage((*last.tool_calls, item))
@@ -205,11 +250,13 @@ def from_openai_messages(
     text)``; other ``name`` fields become ``from_``; consecutive tool messages become one
     ``ToolCallResultMessage`` with the names and arguments of the calls they answer; ``data:``
     image URLs become image bytes, ``file`` parts ``DocumentMessage``s (their ``filename``
-    kept), ``input_audio`` parts ``AudioMessage``s. Text is imported as it was sent: a text
-    document's part, the tool message of a media result and the user message that carries its
-    media stay text and a user message. A message that cannot be mapped (an unknown role or part
-    type, a tool message answering no earlier call) becomes ``MessageEnvelope(message)``;
-    with ``strict_mode`` it raises ``InvalidMessageError`` naming its index.
+    kept), ``input_audio`` parts ``AudioMessage``s; the user message after a batch of tool
+    messages that holds only ``"[result of <id>]"`` labels, each followed by an image or a
+    document, goes back into those results as parts (the tool text, unless it is
+    ``"[media attached below]"``, then the media). A text document's part stays a text part.
+    A message that cannot be mapped (an unknown role or part type, a tool message answering no
+    earlier call) becomes ``MessageEnvelope(message)``; with ``strict_mode`` it raises
+    ``InvalidMessageError`` naming its index.
     ``to_openai(from_openai_messages(p), agent_name=...).messages == p`` for every payload
     ``to_openai`` produces. The input is not mutated.
     """
