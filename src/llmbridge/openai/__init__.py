@@ -27,6 +27,7 @@ from llmbridge.openai._request import (
     to_openai,
 )
 from llmbridge.openai._response import from_openai
+from llmbridge.openai._responses._response import from_openai_responses
 from llmbridge.openai._stream import OpenAIStreamAggregator
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 from llmbridge.openai._wing import (
@@ -47,6 +48,7 @@ __all__ = [
     "default_http_client",
     "from_openai",
     "from_openai_messages",
+    "from_openai_responses",
     "map_error",
     "map_openai_error",
     "openai_tool_choice",
