@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
-import httpx
 import pytest
-import respx
-from openai.types.responses import Response
 
 from llmbridge import (
     BadRequestError,
@@ -32,35 +28,17 @@ from llmbridge import (
 )
 from llmbridge.openai import from_openai_responses
 from llmbridge.testing import (
-    openai_client,
     openai_response,
     openai_response_function_call,
     openai_response_message,
     openai_response_reasoning,
 )
-from tests.openai_responses import wire
+from tests.openai_responses.sdk import fetched
 from tests.openai_responses.test_testing_kit import PARALLEL_CALLS
 
-URL = "https://api.openai.com/v1/responses"
-REQUEST: dict[str, Any] = {
-    "model": "gpt-5-mini",
-    "input": [{"role": "user", "content": "Hi"}],
-    "store": False,
-    "include": ["reasoning.encrypted_content"],
-}
 TAG = "openai-responses"
 AGENT = "assistant"
 USAGE = Usage(12, 5, cache_read_tokens=0, cache_write_tokens=0, reasoning_tokens=0)
-
-
-async def fetched(body: dict[str, Any]) -> Response:
-    """``body`` as the real ``AsyncOpenAI`` returns it from ``responses.create``."""
-    router = respx.Router(assert_all_called=True)
-    route = router.post(URL).mock(return_value=httpx.Response(200, json=body))
-    response = await openai_client(router).responses.create(**REQUEST)
-    for call in route.calls:
-        wire.check_request_body(json.loads(call.request.content))
-    return response
 
 
 def data(**state: Any) -> dict[str, Any]:

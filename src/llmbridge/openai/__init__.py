@@ -28,6 +28,7 @@ from llmbridge.openai._request import (
 )
 from llmbridge.openai._response import from_openai
 from llmbridge.openai._responses._response import from_openai_responses
+from llmbridge.openai._responses._stream import OpenAIResponsesStreamAggregator
 from llmbridge.openai._stream import OpenAIStreamAggregator
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 from llmbridge.openai._wing import (
@@ -43,6 +44,7 @@ __all__ = [
     "OpenAIChatAgent",
     "OpenAIChatRequestMessageConnector",
     "OpenAIRequest",
+    "OpenAIResponsesStreamAggregator",
     "OpenAIStreamAggregator",
     "connected_agent",
     "default_http_client",
