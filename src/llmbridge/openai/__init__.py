@@ -27,6 +27,7 @@ from llmbridge.openai._request import (
     to_openai,
 )
 from llmbridge.openai._response import from_openai
+from llmbridge.openai._responses._request import OpenAIResponsesRequest, to_openai_responses
 from llmbridge.openai._stream import OpenAIStreamAggregator
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 from llmbridge.openai._wing import (
@@ -42,6 +43,7 @@ __all__ = [
     "OpenAIChatAgent",
     "OpenAIChatRequestMessageConnector",
     "OpenAIRequest",
+    "OpenAIResponsesRequest",
     "OpenAIStreamAggregator",
     "connected_agent",
     "default_http_client",
@@ -54,4 +56,5 @@ __all__ = [
     "request_payload",
     "sdk_client",
     "to_openai",
+    "to_openai_responses",
 ]
