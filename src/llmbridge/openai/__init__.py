@@ -27,6 +27,7 @@ from llmbridge.openai._request import (
     to_openai,
 )
 from llmbridge.openai._response import from_openai
+from llmbridge.openai._responses._agent import OpenAIResponsesAgent
 from llmbridge.openai._responses._request import OpenAIResponsesRequest, to_openai_responses
 from llmbridge.openai._stream import OpenAIStreamAggregator
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
@@ -43,6 +44,7 @@ __all__ = [
     "OpenAIChatAgent",
     "OpenAIChatRequestMessageConnector",
     "OpenAIRequest",
+    "OpenAIResponsesAgent",
     "OpenAIResponsesRequest",
     "OpenAIStreamAggregator",
     "connected_agent",
