@@ -27,6 +27,8 @@ from llmbridge.openai._request import (
     to_openai,
 )
 from llmbridge.openai._response import from_openai
+from llmbridge.openai._responses._agent import OpenAIResponsesAgent
+from llmbridge.openai._responses._request import OpenAIResponsesRequest, to_openai_responses
 from llmbridge.openai._responses._response import from_openai_responses
 from llmbridge.openai._responses._stream import OpenAIResponsesStreamAggregator
 from llmbridge.openai._stream import OpenAIStreamAggregator
@@ -44,6 +46,8 @@ __all__ = [
     "OpenAIChatAgent",
     "OpenAIChatRequestMessageConnector",
     "OpenAIRequest",
+    "OpenAIResponsesAgent",
+    "OpenAIResponsesRequest",
     "OpenAIResponsesStreamAggregator",
     "OpenAIStreamAggregator",
     "connected_agent",
@@ -58,4 +62,5 @@ __all__ = [
     "request_payload",
     "sdk_client",
     "to_openai",
+    "to_openai_responses",
 ]

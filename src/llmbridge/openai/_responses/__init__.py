@@ -1,4 +1,1 @@
-"""The OpenAI Responses wing: its request, reply, stream and connector rooms.
-
-Private: the public names are exported from ``llmbridge.openai``.
-"""
+"""The OpenAI Responses wing (``client.responses.create``), exported by ``llmbridge.openai``."""
