@@ -28,6 +28,7 @@ from llmbridge.openai._request import (
 )
 from llmbridge.openai._response import from_openai
 from llmbridge.openai._responses._agent import OpenAIResponsesAgent
+from llmbridge.openai._responses._connector import OpenAIResponsesConnector
 from llmbridge.openai._responses._request import OpenAIResponsesRequest, to_openai_responses
 from llmbridge.openai._responses._response import from_openai_responses
 from llmbridge.openai._responses._stream import OpenAIResponsesStreamAggregator
@@ -47,6 +48,7 @@ __all__ = [
     "OpenAIChatRequestMessageConnector",
     "OpenAIRequest",
     "OpenAIResponsesAgent",
+    "OpenAIResponsesConnector",
     "OpenAIResponsesRequest",
     "OpenAIResponsesStreamAggregator",
     "OpenAIStreamAggregator",
