@@ -30,7 +30,14 @@ from benchmarks.timing import Settings
 from benchmarks.tracing import run_tracing
 
 _BENCHMARKS = ("convert", "streams", "memory", "ids", "tracing")
-_PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
+_PROFILES = (
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "openai-stream",
+    "openai-responses-stream",
+    "anthropic-stream",
+)
 
 
 def _parser() -> argparse.ArgumentParser:
