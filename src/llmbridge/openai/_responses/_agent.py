@@ -242,7 +242,9 @@ class OpenAIResponsesAgent(AgentMethods):
             await events.close()
 
     def _raise(self, exc: Exception, *, accepted_stream: bool = False) -> NoReturn:
-        mapped = map_error(exc, secrets=self._secrets(), accepted_stream=accepted_stream)
+        mapped = map_error(
+            exc, secrets=self._secrets(), accepted_stream=accepted_stream, provider=PROVIDER
+        )
         if mapped is None:
             raise exc
         raise mapped from exc

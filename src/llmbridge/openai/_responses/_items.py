@@ -16,6 +16,7 @@ from typing import Any, Final
 
 from llmbridge import Reasoning
 from llmbridge.kit import NoteRecorder
+from llmbridge.openai._errors import RESPONSES_PROVIDER
 
 __all__ = [
     "PROVIDER",
@@ -27,7 +28,7 @@ __all__ = [
     "valid_item_id",
 ]
 
-PROVIDER: Final = "openai-responses"
+PROVIDER: Final = RESPONSES_PROVIDER
 """The provider tag of the Responses wing (``provider_data`` key, ``Reasoning.provider``)."""
 
 _ITEM_ID: Final = re.compile(r"[A-Za-z0-9_-]+")
