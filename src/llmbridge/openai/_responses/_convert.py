@@ -1,4 +1,4 @@
-"""One neutral message at a time -> OpenAI Responses input items (API.md 14, inbound rules).
+"""One neutral message at a time -> OpenAI Responses input items.
 
 ``Converter.convert`` dispatches on the message type (``match`` with class patterns) and
 appends items with the neutral index of each; ``_request.to_openai_responses`` runs the

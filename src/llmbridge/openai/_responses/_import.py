@@ -1,4 +1,4 @@
-"""OpenAI Responses input items -> neutral messages (payload import, API.md 16).
+"""OpenAI Responses input items -> neutral messages (payload import).
 
 The inverse of ``to_openai_responses`` for every input it produces:
 ``to_openai_responses(from_openai_responses_input(p), agent_name=...).input == p``. A run of
