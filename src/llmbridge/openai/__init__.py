@@ -29,6 +29,7 @@ from llmbridge.openai._request import (
 from llmbridge.openai._response import from_openai
 from llmbridge.openai._responses._agent import OpenAIResponsesAgent
 from llmbridge.openai._responses._connector import OpenAIResponsesConnector
+from llmbridge.openai._responses._import import from_openai_responses_input
 from llmbridge.openai._responses._request import OpenAIResponsesRequest, to_openai_responses
 from llmbridge.openai._responses._response import from_openai_responses
 from llmbridge.openai._responses._stream import OpenAIResponsesStreamAggregator
@@ -57,6 +58,7 @@ __all__ = [
     "from_openai",
     "from_openai_messages",
     "from_openai_responses",
+    "from_openai_responses_input",
     "map_error",
     "map_openai_error",
     "openai_tool_choice",

@@ -1,4 +1,4 @@
-"""One neutral message at a time -> OpenAI Responses input items (API.md 14, inbound rules).
+"""One neutral message at a time -> OpenAI Responses input items.
 
 ``Converter.convert`` dispatches on the message type (``match`` with class patterns) and
 appends items with the neutral index of each; ``_request.to_openai_responses`` runs the
@@ -8,7 +8,7 @@ tool-pairing step around it. Assistant content is never ``input_text``; item ids
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from llmbridge import (
@@ -34,12 +34,7 @@ from llmbridge.kit import (
     tool_call_id_or_fallback,
     unsupported_image_url,
 )
-from llmbridge.openai._responses._items import (
-    Entry,
-    own_data,
-    place_reasoning,
-    valid_item_id,
-)
+from llmbridge.openai._responses._items import Entry, ItemIds, own_data, place_reasoning
 
 __all__ = ["ENVELOPE_ROLES", "IMAGE_URL_SCHEMES", "MAX_IMAGE_BYTES", "Converter"]
 
@@ -61,7 +56,7 @@ class Converter:
     """The state of one conversion: the items, the neutral index of each, the notes, the ids
     already sent (an id twice in one input is a 400)."""
 
-    __slots__ = ("agent_name", "indices", "items", "max_image_bytes", "prefix", "recorder", "sent")
+    __slots__ = ("agent_name", "ids", "indices", "items", "max_image_bytes", "prefix", "recorder")
 
     def __init__(
         self, agent_name: str, recorder: NoteRecorder, name_policy: str, max_image_bytes: int | None
@@ -72,7 +67,7 @@ class Converter:
         self.max_image_bytes = max_image_bytes
         self.items: list[dict[str, Any]] = []
         self.indices: list[int] = []
-        self.sent: set[str] = set()
+        self.ids = ItemIds(recorder)
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` (neutral index ``index``); other types are unsupported (dropped
@@ -126,23 +121,6 @@ class Converter:
         )
         return None
 
-    def _item_id(self, data: Mapping[str, Any], prefix: str, index: int) -> str | None:
-        """The recorded id of an item, when it can be sent: its prefix, and not sent before."""
-        recorded = data.get("id")
-        if recorded is None:
-            return None
-        item_id = valid_item_id(recorded, prefix)
-        if item_id is None:
-            self.recorder.record(
-                index, "omitted", f"item id {recorded!r} is not a {prefix} id: not sent"
-            )
-        elif item_id in self.sent:
-            self.recorder.record(
-                index, "omitted", f"item id {item_id!r} was sent earlier in this input: not sent"
-            )
-            return None
-        return item_id
-
     def _user(self, parts: list[dict[str, Any]], sender: str | None, index: int) -> None:
         prefix = self._named(sender, index)
         if prefix is not None:
@@ -177,40 +155,6 @@ class Converter:
                 field="from_",
             )
 
-    def _assistant_entries(
-        self, text: str | None, data: Mapping[str, Any], index: int
-    ) -> list[Entry]:
-        """The output-message items of an assistant text: one per recorded message item when
-        their texts make up ``text``, else one (with the recorded id, when there is one)."""
-        if text is None:
-            return []
-        phase = data.get("phase")
-        recorded = data.get("messages")
-        if isinstance(recorded, Sequence) and recorded and not isinstance(recorded, str):
-            parts = [item for item in recorded if isinstance(item, Mapping)]
-            if "".join(str(part.get("text", "")) for part in parts) == text:
-                return [
-                    self._message_entry(str(part.get("text", "")), part, part.get("phase"), index)
-                    for part in parts
-                ]
-        return [self._message_entry(text, data, phase, index)]
-
-    def _message_entry(
-        self, text: str, data: Mapping[str, Any], phase: object, index: int
-    ) -> Entry:
-        item_id = self._item_id(data, "msg_", index)
-        item: dict[str, Any]
-        if item_id is None:
-            item = {"role": "assistant", "content": text}
-        else:
-            self.sent.add(item_id)
-            content = [{"type": "output_text", "text": text, "annotations": []}]
-            item = {"type": "message", "role": "assistant", "id": item_id, "status": "completed"}
-            item["content"] = content
-        if isinstance(phase, str):
-            item["phase"] = phase
-        return Entry(item, item_id)
-
     def _turn(self, entries: list[Entry], reasoning: Sequence[Reasoning], index: int) -> None:
         items, omitted = (
             place_reasoning(entries, reasoning)
@@ -223,10 +167,10 @@ class Converter:
         for item in items:
             if item.get("type") != "reasoning":
                 self.items.append(item)
-            elif item["id"] in self.sent:
+            elif item["id"] in self.ids.sent:
                 omitted.append(f"reasoning {item['id']} (sent earlier in this input)")
             else:
-                self.sent.add(item["id"])
+                self.ids.sent.add(item["id"])
                 self.items.append(item)
         if omitted:
             self.recorder.record(index, "omitted", f"not sent to {_TITLE}: {'; '.join(omitted)}")
@@ -272,7 +216,7 @@ class Converter:
         else:
             turn = "assistant" if sender == self.agent_name else "user"
         if turn == "assistant":
-            entries = self._assistant_entries(text, own_data(message.provider_data), index)
+            entries = self.ids.assistant_entries(text, own_data(message.provider_data), index)
             self._turn(entries, message.reasoning, index)
             return
         if message.reasoning:
@@ -322,7 +266,7 @@ class Converter:
         text = None
         if message.content:
             text = self._text(message.content, index, "content")
-        entries = self._assistant_entries(text, own_data(message.provider_data), index)
+        entries = self.ids.assistant_entries(text, own_data(message.provider_data), index)
         for position, call in enumerate(message.tool_calls):
             call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
             if not (call_id.isascii() and call.function_arguments.isascii()):
@@ -333,9 +277,9 @@ class Converter:
                     field=f"tool_calls[{position}].function_arguments",
                 )
             item: dict[str, Any] = {"type": "function_call"}
-            item_id = self._item_id(own_data(call.provider_data), "fc_", index)
+            item_id = self.ids.take(own_data(call.provider_data), "fc_", index)
             if item_id is not None:
-                self.sent.add(item_id)
+                self.ids.sent.add(item_id)
                 item["id"] = item_id
             item["call_id"] = call_id
             item["name"] = self._function_name(call.function_name, index, position)

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from llmbridge import Reasoning
+from llmbridge.kit import NoteRecorder
 from llmbridge.openai._errors import RESPONSES_PROVIDER
 
 __all__ = [
     "PROVIDER",
     "Entry",
+    "ItemIds",
     "own_data",
     "place_reasoning",
     "reasoning_item",
@@ -151,3 +153,76 @@ def _strip_id(entry: Entry) -> bool:
             entry.item["phase"] = phase
     entry.item_id = None
     return True
+
+
+class ItemIds:
+    """The item ids of one conversion: each sent at most once (an id twice in one input is a
+    400), only with its kind's prefix; builds the assistant message items that carry them."""
+
+    __slots__ = ("recorder", "sent")
+
+    def __init__(self, recorder: NoteRecorder) -> None:
+        self.recorder = recorder
+        self.sent: set[str] = set()
+
+    def take(self, data: Mapping[str, Any], prefix: str, index: int) -> str | None:
+        """The recorded id of an item, when it can be sent: its prefix, and not sent before."""
+        recorded = data.get("id")
+        if recorded is None:
+            return None
+        item_id = valid_item_id(recorded, prefix)
+        if item_id is None:
+            self.recorder.record(
+                index, "omitted", f"item id {recorded!r} is not a {prefix} id: not sent"
+            )
+        elif item_id in self.sent:
+            self.recorder.record(
+                index, "omitted", f"item id {item_id!r} was sent earlier in this input: not sent"
+            )
+            return None
+        return item_id
+
+    def assistant_entries(
+        self, text: str | None, data: Mapping[str, Any], index: int
+    ) -> list[Entry]:
+        """The output-message items of an assistant text: one per recorded message item when
+        their texts make up ``text``, else one (with the recorded id, when there is one)."""
+        if text is None:
+            return []
+        phase = data.get("phase")
+        recorded = data.get("messages")
+        if isinstance(recorded, Sequence) and recorded and not isinstance(recorded, str):
+            parts = [item for item in recorded if isinstance(item, Mapping)]
+            if "".join(str(part.get("text", "")) for part in parts) == text:
+                return self._message_entries(parts, index)
+        return [self._message_entry(text, data, phase, index)]
+
+    def _message_entries(self, parts: Sequence[Mapping[str, Any]], index: int) -> list[Entry]:
+        """One entry per recorded message item; empty or whitespace-only items are not
+        replayed (as a whitespace-only text is not sent), with a note when whitespace is."""
+        entries: list[Entry] = []
+        for part in parts:
+            text = str(part.get("text", ""))
+            if text and not text.isspace():
+                entries.append(self._message_entry(text, part, part.get("phase"), index))
+            elif text:
+                self.recorder.record(
+                    index, "omitted", "a whitespace-only message item is not replayed"
+                )
+        return entries
+
+    def _message_entry(
+        self, text: str, data: Mapping[str, Any], phase: object, index: int
+    ) -> Entry:
+        item_id = self.take(data, "msg_", index)
+        item: dict[str, Any]
+        if item_id is None:
+            item = {"role": "assistant", "content": text}
+        else:
+            self.sent.add(item_id)
+            content = [{"type": "output_text", "text": text, "annotations": []}]
+            item = {"type": "message", "role": "assistant", "id": item_id, "status": "completed"}
+            item["content"] = content
+        if isinstance(phase, str):
+            item["phase"] = phase
+        return Entry(item, item_id)
