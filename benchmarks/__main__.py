@@ -32,7 +32,14 @@ from benchmarks.timing import Settings
 from benchmarks.tracing import run_tracing
 
 _BENCHMARKS = ("convert", "streams", "memory", "documents", "ids", "tracing")
-_PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
+_PROFILES = (
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "openai-stream",
+    "openai-responses-stream",
+    "anthropic-stream",
+)
 
 
 def _parser() -> argparse.ArgumentParser:

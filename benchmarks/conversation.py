@@ -35,6 +35,8 @@ __all__ = [
     "make_conversation",
     "openai_stream",
     "png_bytes",
+    "tool_plan",
+    "word_deltas",
 ]
 
 AGENT: Final = "assistant"
@@ -153,14 +155,16 @@ def _fragments(rng: random.Random, count: int) -> list[str]:
     return [f'{{"{STREAM_ARGUMENT_KEY}": "', *body, '"}']
 
 
-def _tool_plan(rng: random.Random, calls: int, fragments: int) -> list[tuple[str, str, list[str]]]:
+def tool_plan(rng: random.Random, calls: int, fragments: int) -> list[tuple[str, str, list[str]]]:
+    """``calls`` tool calls as ``(call id, name, argument fragments)``, fragments per call."""
     return [
         (_call_id(rng), _TOOLS[position % len(_TOOLS)], _fragments(rng, fragments))
         for position in range(calls)
     ]
 
 
-def _text_deltas(rng: random.Random, count: int) -> list[str]:
+def word_deltas(rng: random.Random, count: int) -> list[str]:
+    """``count`` text deltas of one word and a space each."""
     return [rng.choice(_WORDS) + " " for _ in range(count)]
 
 
@@ -194,8 +198,8 @@ def openai_stream(
     """
     rng = random.Random(seed)
     raw = [_openai_delta({"role": "assistant", "content": ""})]
-    raw += [_openai_delta({"content": text}) for text in _text_deltas(rng, text_deltas)]
-    plan = _tool_plan(rng, calls, fragments)
+    raw += [_openai_delta({"content": text}) for text in word_deltas(rng, text_deltas)]
+    plan = tool_plan(rng, calls, fragments)
     for index, (call_id, name, _) in enumerate(plan):
         function = {"name": name, "arguments": ""}
         call = {"index": index, "id": call_id, "type": "function", "function": function}
@@ -240,9 +244,9 @@ def anthropic_stream(
         "usage": usage,
     }
     raw: list[dict[str, Any]] = [{"type": "message_start", "message": message}]
-    texts = [{"type": "text_delta", "text": text} for text in _text_deltas(rng, text_deltas)]
+    texts = [{"type": "text_delta", "text": text} for text in word_deltas(rng, text_deltas)]
     raw += _anthropic_block(0, {"type": "text", "text": ""}, texts)
-    for offset, (call_id, name, parts) in enumerate(_tool_plan(rng, calls, fragments)):
+    for offset, (call_id, name, parts) in enumerate(tool_plan(rng, calls, fragments)):
         block = {"type": "tool_use", "id": call_id, "name": name, "input": {}}
         deltas = [{"type": "input_json_delta", "partial_json": part} for part in parts]
         raw += _anthropic_block(offset + 1, block, deltas)

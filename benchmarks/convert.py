@@ -1,6 +1,7 @@
-"""Conversion cost: ``to_openai`` / ``to_anthropic`` against hand-written floors, same run.
+"""Conversion cost: ``to_openai`` / ``to_openai_responses`` / ``to_anthropic`` against
+hand-written floors, same run.
 
-Both library functions run as a user calls them (lenient, every validation and note on, the
+The library functions run as a user calls them (lenient, every validation and note on, the
 pairing step on). Before timing, each library result is checked equal to its floor's.
 """
 
@@ -13,14 +14,15 @@ from typing import Final
 
 from benchmarks.conversation import AGENT, make_conversation
 from benchmarks.floors import anthropic_floor, openai_floor
+from benchmarks.responses_floors import responses_floor
 from benchmarks.timing import Settings, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import to_anthropic
-from llmbridge.openai import to_openai
+from llmbridge.openai import to_openai, to_openai_responses
 
 __all__ = ["TARGETS", "ConversionResult", "conversion_cases", "run_conversion"]
 
-TARGETS: Final = {"openai": 2.0, "anthropic": 2.5}
+TARGETS: Final = {"openai": 2.0, "openai-responses": 2.5, "anthropic": 2.5}
 """The highest accepted ratio of library time to floor time, per provider."""
 
 
@@ -44,6 +46,10 @@ def _openai_library(messages: Sequence[Message]) -> object:
     return to_openai(messages, agent_name=AGENT).messages
 
 
+def _responses_library(messages: Sequence[Message]) -> object:
+    return to_openai_responses(messages, agent_name=AGENT).input
+
+
 def _anthropic_library(messages: Sequence[Message]) -> object:
     request = to_anthropic(messages, agent_name=AGENT)
     return request.system, request.messages
@@ -51,6 +57,10 @@ def _anthropic_library(messages: Sequence[Message]) -> object:
 
 def _openai_floor(messages: Sequence[Message]) -> object:
     return openai_floor(messages, AGENT)
+
+
+def _responses_floor(messages: Sequence[Message]) -> object:
+    return responses_floor(messages, AGENT)
 
 
 def _anthropic_floor(messages: Sequence[Message]) -> object:
@@ -64,6 +74,7 @@ def conversion_cases() -> dict[str, tuple[Convert, Convert]]:
     """``provider -> (library conversion, floor conversion)``, each returning the payload."""
     return {
         "openai": (_openai_library, _openai_floor),
+        "openai-responses": (_responses_library, _responses_floor),
         "anthropic": (_anthropic_library, _anthropic_floor),
     }
 
@@ -71,7 +82,7 @@ def conversion_cases() -> dict[str, tuple[Convert, Convert]]:
 def run_conversion(
     size: int = 1000, settings: Settings | None = None, *, seed: int = 0
 ) -> list[ConversionResult]:
-    """Time both providers' conversions of one ``size``-message conversation.
+    """Time every provider's conversion of one ``size``-message conversation.
 
     Raises ``FloorMismatchError`` when a floor's payload differs from the library's.
     """

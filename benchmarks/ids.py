@@ -64,7 +64,7 @@ def loop_conversation(rounds: int, *, ids: bool) -> list[Message]:
 def run_id_repair(
     rounds: Sequence[int] = ROUNDS, settings: Settings | None = None
 ) -> list[IdRepairResult]:
-    """Time ``to_openai`` and ``to_anthropic`` on loops of each length, without and with ids."""
+    """Time every provider's conversion on loops of each length, without and with ids."""
     settings = settings or Settings()
     results: list[IdRepairResult] = []
     for provider, (library, _) in conversion_cases().items():

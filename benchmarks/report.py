@@ -38,7 +38,7 @@ def conversion_table(results: Sequence[ConversionResult]) -> str:
     header = ["conversion", "messages", "library µs/msg", "floor µs/msg", "ratio", "target"]
     rows = [
         [
-            f"`to_{result.provider}`",
+            f"`to_{result.provider.replace('-', '_')}`",
             f"{result.messages:,}",
             f"{result.library_us:.2f}",
             f"{result.floor_us:.2f}",
@@ -82,7 +82,7 @@ def memory_table(results: Sequence[MemoryResult]) -> str:
               "floor first peak MB", "target"]  # fmt: skip
     rows = [
         [
-            f"`to_{result.provider}`",
+            f"`to_{result.provider.replace('-', '_')}`",
             f"{result.images} x {result.image_bytes / _MB:.0f} MB",
             f"{result.payload_bytes / _MB:.1f}",
             f"{result.first_peak / _MB:.1f} ({result.first_ratio:.2f}x)",
@@ -124,7 +124,7 @@ def id_repair_table(results: Sequence[IdRepairResult]) -> str:
               "no ids / unique ids", "µs/round vs smallest loop"]  # fmt: skip
     rows = [
         [
-            f"`to_{result.provider}`",
+            f"`to_{result.provider.replace('-', '_')}`",
             f"{result.rounds:,}",
             f"{result.no_ids_us:.2f}",
             f"{result.unique_ids_us:.2f}",

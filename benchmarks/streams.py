@@ -21,7 +21,9 @@ from typing import Any, Final, Protocol
 
 from anthropic.lib.streaming._messages import accumulate_event
 from anthropic.types import RawMessageStreamEvent
+from openai import omit
 from openai.lib.streaming.chat import ChatCompletionStreamState
+from openai.lib.streaming.responses import ResponseStreamState
 from openai.types.chat import ChatCompletionChunk
 
 from benchmarks.conversation import AGENT, anthropic_stream, openai_stream
@@ -31,10 +33,15 @@ from benchmarks.floors import (
     anthropic_bare,
     openai_bare,
 )
+from benchmarks.responses_floors import (
+    ResponsesFloorAggregator,
+    responses_bare,
+    responses_stream,
+)
 from benchmarks.timing import FloorMismatchError, Settings, best_time, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import AnthropicStreamAggregator
-from llmbridge.openai import OpenAIStreamAggregator
+from llmbridge.openai import OpenAIResponsesStreamAggregator, OpenAIStreamAggregator
 
 __all__ = ["TARGET", "StreamResult", "StreamShape", "run_streams", "stream_cases"]
 
@@ -110,6 +117,13 @@ def _openai_sdk(chunks: Sequence[ChatCompletionChunk]) -> Any:
     return state.get_final_completion()
 
 
+def _responses_sdk(events: Sequence[Any]) -> Any:
+    state: ResponseStreamState[Any] = ResponseStreamState(input_tools=omit, text_format=omit)
+    for event in events:
+        state.handle_event(event)
+    return state._completed_response  # what ResponseStream.get_final_response returns
+
+
 def _anthropic_sdk(events: Sequence[RawMessageStreamEvent]) -> Any:
     snapshot = None
     buffers: dict[int, bytes] = {}
@@ -128,6 +142,12 @@ def _check_openai_sdk(completion: Any, expected: Message) -> None:
     calls = [json.loads(call.function.arguments) for call in reply.tool_calls or ()]
     if (reply.content or "", calls) != _reply_parts(expected):
         raise FloorMismatchError("openai stream: the SDK accumulator assembled another reply")
+
+
+def _check_responses_sdk(response: Any, expected: Message) -> None:
+    calls = [json.loads(item.arguments) for item in response.output if item.type == "function_call"]
+    if (response.output_text, calls) != _reply_parts(expected):
+        raise FloorMismatchError("openai-responses stream: the SDK assembled another reply")
 
 
 def _check_anthropic_sdk(snapshot: Any, expected: Message) -> None:
@@ -154,6 +174,13 @@ _CASES: Final = {
         _openai_sdk,
         _check_openai_sdk,
     ),
+    "openai-responses": _Case(
+        lambda: OpenAIResponsesStreamAggregator(AGENT),
+        lambda: ResponsesFloorAggregator(AGENT),
+        responses_bare,
+        _responses_sdk,
+        _check_responses_sdk,
+    ),
     "anthropic": _Case(
         lambda: AnthropicStreamAggregator(AGENT),
         lambda: AnthropicFloorAggregator(AGENT),
@@ -171,8 +198,15 @@ def _check_bare(provider: str, bare: tuple[str, list[str]], expected: Message) -
 
 
 def _stream(provider: str, shape: StreamShape, seed: int) -> Sequence[Any]:
-    build = openai_stream if provider == "openai" else anthropic_stream
+    build = _STREAMS[provider]
     return build(shape.text_deltas, shape.calls, shape.fragments, seed=seed)
+
+
+_STREAMS: Final[dict[str, Callable[..., Sequence[Any]]]] = {
+    "openai": openai_stream,
+    "openai-responses": responses_stream,
+    "anthropic": anthropic_stream,
+}
 
 
 def stream_cases(shape: StreamShape, *, seed: int = 0) -> dict[str, Callable[[], Message]]:
@@ -191,7 +225,7 @@ def run_streams(
     sdk_settings: Settings | None = None,
     seed: int = 0,
 ) -> list[StreamResult]:
-    """Time stream aggregation per chunk for both providers.
+    """Time stream aggregation per chunk for every provider.
 
     ``sdk_settings`` (default: ``settings`` with at most 3 repeats) times the SDKs'
     accumulators, which are orders of magnitude slower. Raises ``FloorMismatchError`` when the

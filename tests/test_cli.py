@@ -272,11 +272,12 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]
     ("provider", "present", "missing"),
     [
         ("openai", {}, "OPENAI_API_KEY, which is"),
+        ("openai-responses", {}, "OPENAI_API_KEY, which is"),
         ("anthropic", {"OPENAI_API_KEY": "sk-x"}, "ANTHROPIC_API_KEY, which is"),
         ("all", {}, "OPENAI_API_KEY and ANTHROPIC_API_KEY, which are"),
         ("all", {"ANTHROPIC_API_KEY": "sk-ant-x"}, "OPENAI_API_KEY, which is"),
     ],
-    ids=["openai key", "anthropic key", "both keys", "one of two keys"],
+    ids=["openai key", "responses key", "anthropic key", "both keys", "one of two keys"],
 )
 def test_live_names_each_missing_key_and_exits_2(
     capsys: pytest.CaptureFixture[str],
@@ -314,7 +315,11 @@ def test_model_is_the_flag_else_the_variable_else_the_default(
 
     models = models_from({"openai": flag, "anthropic": None}, environ)
 
-    assert models == {"openai": expected, "anthropic": "claude-haiku-4-5"}
+    assert models == {
+        "openai": expected,
+        "openai-responses": "gpt-5-mini",
+        "anthropic": "claude-haiku-4-5",
+    }
 
 
 class FakeTerminal(io.StringIO):

@@ -36,7 +36,11 @@ RESULT_LINES = (
     'get_weather({"city": "Paris"}) -> {"city":"Paris","temperature_c":18,"sky":"sunny"}',
     'get_local_time({"timezone": "Europe/Paris"}) -> 14:05 in Europe/Paris',
 )
-HEADERS = {"openai": "== OpenAI Chat Completions", "anthropic": "== Anthropic Messages"}
+HEADERS = {
+    "openai": "== OpenAI Chat Completions",
+    "openai-responses": "== OpenAI Responses",
+    "anthropic": "== Anthropic Messages",
+}
 
 
 def run_demo(capsys: pytest.CaptureFixture[str], *flags: str) -> str:
@@ -68,14 +72,14 @@ def test_demo_runs_both_providers_and_they_agree(
     assert "[0] TextMessage role=system: " in output
     assert "[1] MultiModalMessage role=user: " in output
     assert "<image image/png, 96 bytes>" in output
-    for provider in ("openai", "anthropic"):
+    for provider in HEADERS:
         part = section(output, provider)
         assert "=> ToolCallAggregateMessage from=assistant (finish_reason=tool_calls" in part
         for line in RESULT_LINES:
             assert f"   {line}  [id " in part
         assert f"{ANSWER}\n=> TextMessage role=assistant from=assistant" in part
     assert "Same neutral reply types and tool results from every provider." in output
-    assert output.count("replies: ToolCallAggregateMessage -> TextMessage") == 2
+    assert output.count("replies: ToolCallAggregateMessage -> TextMessage") == len(HEADERS)
     assert "convert --to anthropic examples/conversation.json\n" in output  # a next step
     assert re.search(r'max_tokens=400 +"max_completion_tokens" +"max_tokens"', output)
 
@@ -89,10 +93,12 @@ def test_printed_requests_are_the_exact_json_and_answer_both_calls(
     assert [url for url, _ in requests] == [
         "https://api.openai.com/v1/chat/completions",
         "https://api.openai.com/v1/chat/completions",
+        "https://api.openai.com/v1/responses",
+        "https://api.openai.com/v1/responses",
         "https://api.anthropic.com/v1/messages",
         "https://api.anthropic.com/v1/messages",
     ]
-    openai_second, anthropic_second = requests[1][1], requests[3][1]
+    openai_second, anthropic_second = requests[1][1], requests[5][1]
     openai_calls = openai_second["messages"][2]["tool_calls"]
     answered = [m["tool_call_id"] for m in openai_second["messages"][3:]]
     assert answered == [call["id"] for call in openai_calls]
@@ -132,7 +138,7 @@ def test_live_uses_the_keys_and_models_from_the_environment(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-live-secret")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-secret")
     monkeypatch.setenv("LLMBRIDGE_ANTHROPIC_MODEL", "claude-from-env")
-    offline = ScriptedProvider([*demo.script(), *demo.script()])
+    offline = ScriptedProvider([*demo.script(), *demo.script(), *demo.script()])
     real_http_client = demo._http_client
     monkeypatch.setattr(
         demo, "_http_client", lambda provider, hook, _: real_http_client(provider, hook, offline)
@@ -141,11 +147,10 @@ def test_live_uses_the_keys_and_models_from_the_environment(
     output = run_demo(capsys, "--live", "--openai-model", "gpt-from-flag")
 
     assert "(live: the real APIs answer)" in output
-    assert [body["model"] for body in offline.bodies()] == ["gpt-from-flag"] * 2 + [
-        "claude-from-env"
-    ] * 2
+    models = ["gpt-from-flag"] * 2 + ["gpt-5-mini"] * 2 + ["claude-from-env"] * 2
+    assert [body["model"] for body in offline.bodies()] == models
     sent = [call.request.headers for call in offline.router.calls]
-    assert [h.get("authorization") for h in sent] == ["Bearer sk-live-secret"] * 2 + [
+    assert [h.get("authorization") for h in sent] == ["Bearer sk-live-secret"] * 4 + [
         "Bearer sk-ant-live-secret"
     ] * 2
     assert "secret" not in output  # keys travel in headers, never into the output
@@ -187,7 +192,7 @@ def test_installed_commands_run_offline_with_exit_0(command: list[str]) -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
-    assert result.stdout.count(f"{ANSWER}\n") == 2
+    assert result.stdout.count(f"{ANSWER}\n") == len(HEADERS)
     assert "Same neutral reply types and tool results from every provider." in result.stdout
 
 

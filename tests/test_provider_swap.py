@@ -1,12 +1,14 @@
-"""Provider swap (API.md section 8): one neutral conversation, either connected agent, same replies.
+"""Provider swap (API.md section 8): one neutral conversation, any connected agent, same replies.
 
-Both agents run on the real SDK clients, answered by ``ScriptedProvider`` over respx. The
-default connector is chosen by the innermost agent's type, through any number of layers.
+The agents (OpenAI Chat, OpenAI Responses, Anthropic) run on the real SDK clients, answered by
+``ScriptedProvider`` over respx. The default connector is chosen by the innermost agent's type,
+through any number of layers.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -31,11 +33,16 @@ from llmbridge import (
 )
 from llmbridge._agents._registry import _DEFAULTS
 from llmbridge.anthropic import AnthropicChatAgent, AnthropicMessageConnector
-from llmbridge.openai import OpenAIChatAgent, OpenAIChatRequestMessageConnector
+from llmbridge.openai import (
+    OpenAIChatAgent,
+    OpenAIChatRequestMessageConnector,
+    OpenAIResponsesAgent,
+    OpenAIResponsesConnector,
+)
 from llmbridge.testing import EchoAgent, ScriptedProvider
 from tests.corpus import AGENT, CORPUS
 
-PROVIDERS = ("openai", "anthropic")
+PROVIDERS = ("openai", "openai-responses", "anthropic")
 PATHS = pytest.mark.parametrize("path", ["send", "stream"])
 
 # A multi-agent history with an earlier tool round, a reply from another agent and an image.
@@ -67,6 +74,8 @@ async def get_time(tz: str) -> str:
 def provider_agent(provider: str, scripted: ScriptedProvider) -> Any:
     if provider == "openai":
         return OpenAIChatAgent(scripted.openai_client(), name=AGENT, model="gpt-test")
+    if provider == "openai-responses":
+        return OpenAIResponsesAgent(scripted.openai_client(), name=AGENT, model="gpt-test")
     return AnthropicChatAgent(scripted.anthropic_client(), name=AGENT, model="claude-test")
 
 
@@ -92,7 +101,10 @@ async def converse(agent: MiddlewareStreamingAgent, path: str) -> list[Message]:
 
 
 def shape(replies: Sequence[Message]) -> list[tuple[Any, ...]]:
-    """What must not depend on the provider: types, senders, text, calls, results, finish."""
+    """What must not depend on the provider: types, senders, text, calls, results, finish.
+
+    A call's ``provider_data`` (the Responses item id) is the provider's own state: left out.
+    """
     rows: list[tuple[Any, ...]] = []
     for reply in replies:
         source = reply.tool_call_message if isinstance(reply, ToolCallAggregateMessage) else reply
@@ -102,7 +114,7 @@ def shape(replies: Sequence[Message]) -> list[tuple[Any, ...]]:
                 type(reply),
                 reply.from_,
                 getattr(source, "content", None),
-                reply.get_tool_calls(),
+                [replace(call, provider_data={}) for call in reply.get_tool_calls() or ()] or None,
                 results,
                 getattr(source, "finish_reason", None),
             )
@@ -111,14 +123,14 @@ def shape(replies: Sequence[Message]) -> list[tuple[Any, ...]]:
 
 
 @PATHS
-async def test_same_conversation_same_neutral_replies_from_both_providers(path: str) -> None:
+async def test_same_conversation_same_neutral_replies_from_every_provider(path: str) -> None:
     shapes = {}
     for provider in PROVIDERS:
         scripted = ScriptedProvider(SCRIPT)
         shapes[provider] = shape(await converse(connected(provider, scripted), path))
         assert scripted.remaining == 0
 
-    assert shapes["openai"] == shapes["anthropic"]
+    assert shapes["openai"] == shapes["anthropic"] == shapes["openai-responses"]
     aggregate, answer = shapes["openai"]
     assert aggregate[0] is ToolCallAggregateMessage
     assert aggregate[3] == CALLS
@@ -127,10 +139,12 @@ async def test_same_conversation_same_neutral_replies_from_both_providers(path: 
 
 
 @PATHS
-async def test_both_providers_answer_every_call_in_the_next_request(path: str) -> None:
+async def test_every_provider_answers_every_call_in_the_next_request(path: str) -> None:
     openai_scripted, anthropic_scripted = ScriptedProvider(SCRIPT), ScriptedProvider(SCRIPT)
+    responses_scripted = ScriptedProvider(SCRIPT)
     await converse(connected("openai", openai_scripted), path)
     await converse(connected("anthropic", anthropic_scripted), path)
+    await converse(connected("openai-responses", responses_scripted), path)
 
     openai_last = openai_scripted.bodies()[-1]["messages"]
     assert [m["tool_call_id"] for m in openai_last if m["role"] == "tool"][-2:] == [
@@ -139,6 +153,10 @@ async def test_both_providers_answer_every_call_in_the_next_request(path: str) -
     ]
     anthropic_last = anthropic_scripted.bodies()[-1]["messages"][-1]["content"]
     assert [block["tool_use_id"] for block in anthropic_last] == ["call_7", "call_8"]
+    responses_last = responses_scripted.bodies()[-1]["input"]
+    assert [i["call_id"] for i in responses_last if i.get("type") == "function_call_output"][
+        -2:
+    ] == ["call_7", "call_8"]
 
 
 OWN_HISTORY: list[Message] = [
@@ -153,7 +171,15 @@ OWN_HISTORY: list[Message] = [
 # Self detection: the agent's own call and text are assistant turns, the rest user turns.
 OWN_ROLES = {
     "openai": ["user", "assistant", "tool", "assistant", "user"],
+    "openai-responses": ["user", "function_call", "function_call_output", "assistant", "user"],
     "anthropic": ["user", "assistant", "user", "assistant", "user"],
+}
+
+
+CONNECTORS: dict[str, type[Any]] = {
+    "openai": OpenAIChatRequestMessageConnector,
+    "openai-responses": OpenAIResponsesConnector,
+    "anthropic": AnthropicMessageConnector,
 }
 
 
@@ -163,9 +189,7 @@ async def test_renamed_outer_agent_still_sends_its_own_history_as_self(
     provider: str, path: str
 ) -> None:
     scripted = ScriptedProvider(["You are welcome."])
-    connector = (
-        OpenAIChatRequestMessageConnector() if provider == "openai" else AnthropicMessageConnector()
-    )
+    connector = CONNECTORS[provider]()
     agent = MiddlewareStreamingAgent(provider_agent(provider, scripted), [connector], name="outer")
 
     if path == "send":
@@ -175,8 +199,9 @@ async def test_renamed_outer_agent_still_sends_its_own_history_as_self(
 
     assert agent.name == "outer"
     assert reply.from_ == AGENT
-    sent = scripted.bodies()[-1]["messages"]
-    assert [message["role"] for message in sent] == OWN_ROLES[provider]
+    body = scripted.bodies()[-1]
+    sent = body.get("messages", body.get("input"))
+    assert [message.get("role", message.get("type")) for message in sent] == OWN_ROLES[provider]
 
 
 async def passthrough(context: MiddlewareContext, agent: Agent) -> Message:
@@ -185,8 +210,8 @@ async def passthrough(context: MiddlewareContext, agent: Agent) -> Message:
 
 @pytest.mark.parametrize(
     ("provider", "connector_type"),
-    [("openai", OpenAIChatRequestMessageConnector), ("anthropic", AnthropicMessageConnector)],
-    ids=PROVIDERS,
+    list(CONNECTORS.items()),
+    ids=list(CONNECTORS),
 )
 async def test_default_connector_is_found_through_layers(
     provider: str, connector_type: type

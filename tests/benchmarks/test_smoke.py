@@ -20,6 +20,7 @@ from benchmarks.documents import run_document_memory
 from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.memory import deep_size, run_memory
 from benchmarks.report import conversion_table
+from benchmarks.responses_floors import responses_stream
 from benchmarks.streams import StreamShape, run_streams
 from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference
 from benchmarks.tracing import run_tracing
@@ -66,6 +67,9 @@ def test_conversation_mixes_every_kind_the_issue_names() -> None:
         pytest.param(openai_stream, 1 + 5 + 2 + 8 + 1 + 1, id="openai_chunks_per_delta"),
         # message_start + text block (start, 5, stop) + 2 tool blocks (start, 4, stop) + 2 ends
         pytest.param(anthropic_stream, 1 + 7 + 2 * 6 + 2, id="anthropic_events_per_block"),
+        # created + in_progress + message item (added, part added, 5, text done, part done,
+        # done) + 2 call items (added, 4, arguments done, done) + completed
+        pytest.param(responses_stream, 2 + 10 + 2 * 7 + 1, id="responses_events_per_item"),
     ],
 )
 def test_stream_shape_gives_the_expected_number_of_chunks(
@@ -77,14 +81,14 @@ def test_stream_shape_gives_the_expected_number_of_chunks(
 
 def test_conversion_benchmark_runs_once_with_floors_matching_the_library() -> None:
     results = run_conversion(30, ONCE)
-    assert [result.provider for result in results] == ["openai", "anthropic"]
+    assert [result.provider for result in results] == ["openai", "openai-responses", "anthropic"]
     assert all(result.library_us > 0 and result.floor_us > 0 for result in results)
 
 
 def test_stream_benchmark_runs_once_with_floors_matching_the_library() -> None:
     results = run_streams(TINY_STREAM, ONCE, sdk_settings=ONCE)
-    assert [result.provider for result in results] == ["openai", "anthropic"]
-    assert [result.chunks for result in results] == [18, 22]
+    assert [result.provider for result in results] == ["openai", "openai-responses", "anthropic"]
+    assert [result.chunks for result in results] == [18, 27, 22]
     assert all(min(result.library_us, result.floor_us, result.sdk_us) > 0 for result in results)
 
 
@@ -120,10 +124,11 @@ def test_loop_conversation_pairs_and_repairs_only_without_ids(ids: bool) -> None
 def test_id_repair_benchmark_runs_once_per_provider_and_loop_length() -> None:
     results = run_id_repair((4, 2), ONCE)
     assert [(result.provider, result.rounds) for result in results] == [
-        ("openai", 2), ("openai", 4), ("anthropic", 2), ("anthropic", 4)
+        ("openai", 2), ("openai", 4), ("openai-responses", 2), ("openai-responses", 4),
+        ("anthropic", 2), ("anthropic", 4)
     ]  # fmt: skip
     assert all(result.no_ids_us > 0 and result.unique_ids_us > 0 for result in results)
-    assert [result.growth for result in results[::2]] == [1.0, 1.0]
+    assert [result.growth for result in results[::2]] == [1.0, 1.0, 1.0]
 
 
 def test_tracing_benchmark_runs_once_for_both_providers_and_paths() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import anthropic
@@ -26,12 +27,12 @@ from llmbridge import (
     Usage,
 )
 from llmbridge.anthropic import AnthropicChatAgent
-from llmbridge.openai import OpenAIChatAgent
+from llmbridge.openai import OpenAIChatAgent, OpenAIResponsesAgent
 from llmbridge.testing import ProviderRequest, ScriptedProvider, ScriptedReply, ScriptedRequest
 
 AGENT = "assistant"
 UPDATES = (TextMessageUpdate, ReasoningMessageUpdate, ToolCallMessageUpdate)
-PROVIDERS = pytest.mark.parametrize("provider", ["openai", "anthropic"])
+PROVIDERS = pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic"])
 CALLS = (
     ToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_a"),
     ToolCall("get_time", '{"tz": "Europe/Paris"}', tool_call_id="call_b"),
@@ -52,6 +53,10 @@ REPLIES: dict[str, ScriptedReply] = {
 def agent_for(provider: str, scripted: ScriptedProvider) -> MiddlewareStreamingAgent:
     if provider == "openai":
         return OpenAIChatAgent(
+            scripted.openai_client(), name=AGENT, model="gpt-test"
+        ).register_message_connector()
+    if provider == "openai-responses":
+        return OpenAIResponsesAgent(
             scripted.openai_client(), name=AGENT, model="gpt-test"
         ).register_message_connector()
     return AnthropicChatAgent(
@@ -107,9 +112,12 @@ async def test_finish_reason_and_usage_are_kept(provider: str) -> None:
     (cut,) = await reply_of(provider, REPLIES["text cut by length"], stream=False)
     *_, counted = await reply_of(provider, REPLIES["given usage"], stream=True)
 
-    assert cut.finish_reason == "length"  # via OpenAI "length" / Anthropic "max_tokens"
+    # via OpenAI "length" / Responses "incomplete" at max_output_tokens / Anthropic "max_tokens"
+    assert cut.finish_reason == "length"
     assert isinstance(counted, TextMessage)
-    assert counted.usage == Usage(40, 3)
+    # The Responses API always reports its cache and reasoning counts, zeros included.
+    zeros = {"cache_read_tokens": 0, "cache_write_tokens": 0, "reasoning_tokens": 0}
+    assert counted.usage == Usage(40, 3, **(zeros if provider == "openai-responses" else {}))
 
 
 @PROVIDERS
@@ -117,15 +125,15 @@ async def test_tool_calls_keep_their_ids_text_and_order(provider: str) -> None:
     (reply,) = await reply_of(provider, REPLIES["tool calls with text"], stream=False)
 
     assert isinstance(reply, ToolCallMessage)
-    assert reply.tool_calls == CALLS
+    assert tuple(replace(call, provider_data={}) for call in reply.tool_calls) == CALLS
     assert reply.content == "Let me check."
     assert reply.finish_reason == "tool_calls"
 
 
 @pytest.mark.parametrize(
     ("provider", "prefix"),
-    [("openai", "call_"), ("anthropic", "toolu_01")],
-    ids=["openai", "anthropic"],
+    [("openai", "call_"), ("openai-responses", "call_"), ("anthropic", "toolu_01")],
+    ids=["openai", "openai-responses", "anthropic"],
 )
 async def test_missing_ids_get_deterministic_provider_style_ids(provider: str, prefix: str) -> None:
     (first,) = await reply_of(provider, REPLIES["calls without ids"], stream=False)
@@ -137,7 +145,7 @@ async def test_missing_ids_get_deterministic_provider_style_ids(provider: str, p
     assert len(set(ids)) == 2  # same name, different positions
     assert again.get_tool_calls() == first.get_tool_calls()
     assert [call.function_arguments for call in first.tool_calls] == (
-        ["", "{}"] if provider == "openai" else ["{}", "{}"]  # Anthropic sends objects
+        ["{}", "{}"] if provider == "anthropic" else ["", "{}"]  # Anthropic sends objects
     )
 
 
@@ -165,7 +173,9 @@ async def test_tool_call_arguments_stream_as_fragments(provider: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("provider", "signed"), [("openai", False), ("anthropic", True)], ids=["openai", "anthropic"]
+    ("provider", "signed"),
+    [("openai", False), ("openai-responses", True), ("anthropic", True)],
+    ids=["openai", "openai-responses", "anthropic"],
 )
 async def test_reasoning_is_sent_in_the_providers_form(provider: str, signed: bool) -> None:
     item = TextMessage(Role.ASSISTANT, "42.", reasoning=[Reasoning("Six times seven.")])
@@ -247,7 +257,7 @@ async def test_other_base_urls_are_answered_too() -> None:
 @PROVIDERS
 async def test_a_scripted_response_is_sent_as_it_is(provider: str) -> None:
     error = {"type": "rate_limit_error", "message": "slow down"}
-    body = {"error": error} if provider == "openai" else {"type": "error", "error": error}
+    body = {"type": "error", "error": error} if provider == "anthropic" else {"error": error}
     scripted = ScriptedProvider(
         [httpx.Response(429, json=body, headers={"retry-after": "7"}), "Now it works."]
     )
@@ -303,3 +313,33 @@ def test_requests_are_scripted_requests_and_the_old_name_still_works() -> None:
     assert ProviderRequest is ScriptedRequest
     request = ScriptedRequest("openai", "https://api.openai.com/v1/chat/completions", {})
     assert (request.provider, request.stream) == ("openai", False)
+
+
+async def test_responses_requests_get_response_bodies_and_event_streams() -> None:
+    scripted = ScriptedProvider(
+        [ToolCallMessage(CALLS, content="Checking.", reasoning=[Reasoning("Two.")]), "Done."]
+    )
+    client = scripted.openai_client()
+    request: dict[str, Any] = {"model": "gpt-test", "input": "Hi"}
+
+    response = await client.responses.create(**request)
+    events = [event async for event in await client.responses.create(**request, stream=True)]
+
+    assert isinstance(response, openai.types.responses.Response)
+    assert [(item.type, getattr(item, "id", None)) for item in response.output] == [
+        ("reasoning", "rs_0001"),
+        ("message", "msg_0001"),
+        ("function_call", "fc_call_a"),
+        ("function_call", "fc_call_b"),
+    ]
+    assert (response.status, response.model, response.id) == ("completed", "gpt-test", "resp_0001")
+    assert [e.type for e in events][-1] == "response.completed"
+    deltas = [e.delta for e in events if e.type == "response.output_text.delta"]
+    assert deltas == ["Done."]
+    assert [e.sequence_number for e in events] == list(range(len(events)))
+    assert [(r.provider, r.url, r.stream) for r in scripted.requests] == [
+        ("openai-responses", "https://api.openai.com/v1/responses", False),
+        ("openai-responses", "https://api.openai.com/v1/responses", True),
+    ]
+    assert scripted.bodies("openai-responses") == [request, {**request, "stream": True}]
+    assert scripted.bodies("openai") == []

@@ -141,7 +141,9 @@ def _demo(args: argparse.Namespace) -> int:
     """``llmbridge demo``: the scripted conversation through each chosen provider."""
     providers = PROVIDERS if args.provider == "all" else (args.provider,)
     if args.live:
-        missing = [KEY_VARIABLES[p] for p in providers if not os.environ.get(KEY_VARIABLES[p])]
+        # Two wings of one vendor share a key (OpenAI Chat and Responses): named once.
+        keys = dict.fromkeys(KEY_VARIABLES[p] for p in providers)
+        missing = [key for key in keys if not os.environ.get(key)]
         if missing:
             names = " and ".join(missing)
             return _fail(

@@ -93,6 +93,15 @@ BUILTIN_PROVIDERS: Final = (
         "OPENAI_API_KEY",
     ),
     ProviderInfo(
+        "openai-responses",
+        "OpenAI Responses",
+        "llmbridge.openai._responses._wing",
+        "openai",
+        "gpt-5-mini",
+        "LLMBRIDGE_OPENAI_RESPONSES_MODEL",
+        "OPENAI_API_KEY",
+    ),
+    ProviderInfo(
         "anthropic",
         "Anthropic Messages",
         "llmbridge.anthropic",

@@ -1,11 +1,11 @@
-"""``ScriptedProvider``: an offline OpenAI and Anthropic API answering turn by turn from a script.
+"""``ScriptedProvider``: offline OpenAI (Chat and Responses) and Anthropic APIs, from one script.
 
 The script is a list of the model's replies written as neutral messages (``TextMessage``,
 ``ToolCallMessage``, a plain ``str``) or as a ready ``httpx.Response`` (to script an error). Each
-request, to either API, takes the next reply and gets it in that API's own wire format: a
-completion or ``Message`` body, or, when the request asks to stream, an SSE stream with text in
-word-sized deltas, tool-call arguments in fragments and usage where the API sends it. Every
-request body is recorded. The real SDK clients reach it through ``RespxTransport``.
+request, to any of the APIs, takes the next reply and gets it in that API's own wire format: a
+completion, ``Response`` or ``Message`` body, or, when the request asks to stream, an SSE stream
+with text in word-sized deltas, tool-call arguments in fragments and usage where the API sends
+it. Every request body is recorded. The real SDK clients reach it through ``RespxTransport``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias
@@ -38,6 +37,8 @@ from llmbridge.testing._openai import (
     openai_tool_call_chunks,
     openai_usage,
 )
+from llmbridge.testing._scripted_responses import scripted_response, scripted_response_sse
+from llmbridge.testing._scripted_responses import words as _words
 from llmbridge.testing._transport import anthropic_client, openai_client
 
 if TYPE_CHECKING:
@@ -49,10 +50,11 @@ __all__ = ["ProviderRequest", "ScriptedProvider", "ScriptedReply", "ScriptedRequ
 ScriptedReply: TypeAlias = TextMessage | ToolCallMessage | str | httpx.Response
 """One scripted model reply: text, tool calls (with text beside them), or a raw response."""
 
-ProviderName: TypeAlias = Literal["openai", "anthropic"]
+ProviderName: TypeAlias = Literal["openai", "openai-responses", "anthropic"]
 
 # Matched on the path only, so clients with another base URL (a proxy, a gateway) work too.
 _OPENAI_PATH: Final = r"/chat/completions$"
+_RESPONSES_PATH: Final = r"/responses$"
 _ANTHROPIC_PATH: Final = r"/messages$"
 
 # Neutral finish reason -> (OpenAI finish_reason, Anthropic stop_reason).
@@ -64,9 +66,11 @@ _FINISH_REASONS: Final[dict[str, tuple[str, str]]] = {
     "content_filter": ("content_filter", "refusal"),
     "pause": ("stop", "pause_turn"),
 }
-_PROVIDER_COLUMN: Final[dict[ProviderName, int]] = {"openai": 0, "anthropic": 1}
-_ID_PREFIXES: Final[dict[ProviderName, str]] = {"openai": "call_", "anthropic": "toolu_01"}
-_WORDS: Final = re.compile(r"\s*\S+|\s+")
+_ID_PREFIXES: Final[dict[ProviderName, str]] = {
+    "openai": "call_",
+    "openai-responses": "call_",
+    "anthropic": "toolu_01",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +128,6 @@ def _normalize(item: ScriptedReply, position: int) -> _Reply | httpx.Response:
             )
 
 
-def _words(text: str) -> list[str]:
-    """Split text as a model streams it: pieces of about one word, leading space included."""
-    return _WORDS.findall(text)
-
-
 def _tokens(text: str) -> int:
     """A rough, deterministic token count (about four characters a token)."""
     return max(1, len(text) // 4)
@@ -154,7 +153,7 @@ def _sse_response(frames: Sequence[bytes], delay: float) -> httpx.Response:
 def _script_error(provider: ProviderName, message: str) -> httpx.Response:
     """An error response in the provider's own shape, so the SDK raises a readable 400."""
     detail = f"llmbridge.testing.ScriptedProvider: {message}"
-    if provider == "openai":
+    if provider != "anthropic":
         error = {"message": detail, "type": "invalid_request_error", "param": None, "code": None}
         return httpx.Response(400, json={"error": error})
     error = {"type": "invalid_request_error", "message": detail}
@@ -162,16 +161,20 @@ def _script_error(provider: ProviderName, message: str) -> httpx.Response:
 
 
 class ScriptedProvider:
-    """An offline stand-in for the OpenAI Chat Completions and Anthropic Messages APIs.
+    """An offline stand-in for the OpenAI Chat Completions, OpenAI Responses and Anthropic APIs.
 
-    ``script`` lists the model's replies in order; each request (to either API) takes the next
+    ``script`` lists the model's replies in order; each request (to any of them) takes the next
     one. A ``TextMessage`` or ``str`` becomes a text reply, a ``ToolCallMessage`` a tool-call
     reply (its ``content`` as text before the calls; calls without an id get a deterministic
     provider-style id), an ``httpx.Response`` is sent as it is (to script errors). Reasoning is
-    sent as ``reasoning_content`` (OpenAI) or a signed thinking block (Anthropic);
+    sent as ``reasoning_content`` (OpenAI Chat), a reasoning item with a summary and encrypted
+    content (Responses, whose items get ids ``rs_<n>``, ``msg_<n>`` and ``fc_<call id>``, ``n``
+    the request's number) or a signed thinking block (Anthropic);
     ``finish_reason`` and ``usage`` are used when set, otherwise derived (tokens estimated from
-    the text). A request with ``"stream": true`` gets an SSE stream (OpenAI's usage chunk only
-    when ``stream_options.include_usage`` asks for it), with ``chunk_delay`` seconds before
+    the text; a Responses ``"length"`` or ``"content_filter"`` ends the response
+    ``incomplete``). A request with ``"stream": true`` gets an SSE stream (OpenAI Chat's usage
+    chunk only when ``stream_options.include_usage`` asks for it; Responses events with word
+    deltas and usage on the terminal event), with ``chunk_delay`` seconds before
     each frame. The model name is echoed from the request.
 
     ``requests`` records every request in order. A request after the script has run out, or a
@@ -187,6 +190,7 @@ class ScriptedProvider:
         self.requests: list[ScriptedRequest] = []
         self.router = respx.Router(assert_all_called=False)
         self.router.post(path__regex=_OPENAI_PATH).mock(side_effect=self._answer_openai)
+        self.router.post(path__regex=_RESPONSES_PATH).mock(side_effect=self._answer_responses)
         self.router.post(path__regex=_ANTHROPIC_PATH).mock(side_effect=self._answer_anthropic)
 
     def __repr__(self) -> str:
@@ -257,6 +261,24 @@ class ScriptedProvider:
             )
         return _sse_response(openai_sse({**c, "model": model} for c in chunks), self.chunk_delay)
 
+    def _answer_responses(self, request: httpx.Request) -> httpx.Response:
+        reply = self._next("openai-responses", request)
+        if isinstance(reply, httpx.Response):
+            return reply
+        last = self.requests[-1]
+        response = scripted_response(
+            text=reply.text,
+            reasoning=reply.reasoning,
+            calls=self._with_ids("openai-responses", reply.calls),
+            finish_reason=reply.finish_reason,
+            usage=self._usage(reply, last.body),
+            turn=len(self.requests),
+            model=last.body.get("model", "gpt-5-mini"),
+        )
+        if not last.stream:
+            return httpx.Response(200, json=response)
+        return _sse_response(scripted_response_sse(response), self.chunk_delay)
+
     def _answer_anthropic(self, request: httpx.Request) -> httpx.Response:
         reply = self._next("anthropic", request)
         if isinstance(reply, httpx.Response):
@@ -316,7 +338,11 @@ class ScriptedProvider:
         )
         input_tokens = reply.input_tokens
         if input_tokens is None:
-            input_tokens = _tokens(json.dumps(body.get("messages", [])) + str(body.get("system")))
+            # Chat and Anthropic send "messages" (Anthropic also "system"), Responses "input"
+            # and "instructions".
+            sent = body.get("messages", body.get("input", []))
+            system = body.get("system", body.get("instructions"))
+            input_tokens = _tokens(json.dumps(sent) + str(system))
         output_tokens = (
             reply.output_tokens if reply.output_tokens is not None else _tokens(produced)
         )
