@@ -176,8 +176,8 @@ UNKNOWN: list[tuple[str, Any, str]] = [
         "content",
     ),
     (
-        "a user file part",
-        {"role": "user", "content": [{"type": "input_file", "file_url": "https://x.test/a.pdf"}]},
+        "a user file part by file id",
+        {"role": "user", "content": [{"type": "input_file", "file_id": "file_1"}]},
         "content[0]",
     ),
     ("reasoning with no item after it", RS, "type"),

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -28,20 +30,24 @@ from llmbridge import (
 from llmbridge.kit import (
     NAME_PATTERN,
     NoteRecorder,
-    check_image,
     check_text,
     sanitize_identifier,
     tool_call_id_or_fallback,
-    unsupported_image_url,
 )
 from llmbridge.openai._responses._items import Entry, ItemIds, own_data, place_reasoning
+from llmbridge.openai._responses._media import MAX_DOCUMENT_BYTES
+from llmbridge.openai._responses._parts import IMAGE_URL_SCHEMES, PartBuilder
 
-__all__ = ["ENVELOPE_ROLES", "IMAGE_URL_SCHEMES", "MAX_IMAGE_BYTES", "Converter"]
+__all__ = [
+    "ENVELOPE_ROLES",
+    "IMAGE_URL_SCHEMES",
+    "MAX_DOCUMENT_BYTES",
+    "MAX_IMAGE_BYTES",
+    "Converter",
+]
 
 MAX_IMAGE_BYTES: Final = 20 * 1024 * 1024
 """Default ``max_image_bytes``: the base64 text of one image (OpenAI's per-image cap, 20 MB)."""
-IMAGE_URL_SCHEMES: Final = frozenset({"https"})
-"""``input_image.image_url`` takes an https URL or a data URL."""
 ENVELOPE_ROLES: Final = frozenset({"user", "assistant", "system", "developer"})
 """The roles of message items passed through in envelopes; items without a role need a type."""
 
@@ -52,16 +58,31 @@ _IS_ERROR_OMITTED: Final = (
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
 
-class Converter:
+class Converter(PartBuilder):
     """The state of one conversion: the items, the neutral index of each, the notes, the ids
     already sent (an id twice in one input is a 400)."""
 
-    __slots__ = ("agent_name", "ids", "indices", "items", "max_image_bytes", "prefix", "recorder")
+    __slots__ = (
+        "agent_name",
+        "ids",
+        "indices",
+        "items",
+        "max_document_bytes",
+        "max_image_bytes",
+        "prefix",
+        "recorder",
+    )
 
     def __init__(
-        self, agent_name: str, recorder: NoteRecorder, name_policy: str, max_image_bytes: int | None
+        self,
+        agent_name: str,
+        recorder: NoteRecorder,
+        name_policy: str,
+        max_image_bytes: int | None,
+        max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
     ) -> None:
         self.agent_name = agent_name
+        self.max_document_bytes = max_document_bytes
         self.recorder = recorder
         self.prefix = name_policy == "prefix"
         self.max_image_bytes = max_image_bytes
@@ -87,6 +108,11 @@ class Converter:
                 self.image(message, index)
             case MultiModalMessage():
                 self.multimodal(message, index)
+            case DocumentMessage():
+                self.document(message, index)
+            case AudioMessage():
+                self._not_from_self(message, index)
+                self._audio(index)
             case MessageEnvelope():
                 self.envelope(message, index)
             case _:
@@ -99,14 +125,6 @@ class Converter:
         self.indices.extend([index] * (len(self.items) - before))
 
     # -- shared pieces -------------------------------------------------------------------
-
-    def _text(self, text: str, index: int, field: str) -> str | None:
-        if not text.isascii():
-            check_text(text, index=index, field=field)
-        if text and not text.isspace():
-            return text
-        self.recorder.record(index, "dropped", "empty or whitespace-only text", field=field)
-        return None
 
     def _named(self, name: str | None, index: int) -> str | None:
         """The ``"[name] "`` prefix under ``name_policy="prefix"``; else the name is dropped."""
@@ -131,26 +149,11 @@ class Converter:
         prefix = self._named(sender, index)
         self.items.append({"role": "user", "content": text if prefix is None else prefix + text})
 
-    def _image_part(
-        self, image: ImageMessage, index: int, prefix: str = ""
-    ) -> dict[str, Any] | None:
-        unsupported = unsupported_image_url(
-            image, schemes=IMAGE_URL_SCHEMES, provider=_TITLE, field_prefix=prefix
-        )
-        if unsupported is not None:
-            self.recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
-            return None
-        check_image(
-            image, max_bytes=self.max_image_bytes, provider=_TITLE, index=index, field_prefix=prefix
-        )
-        url = image.url if image.url is not None else image.data_url
-        return {"type": "input_image", "image_url": url, "detail": image.detail or "auto"}
-
     def _not_from_self(self, message: Message, index: int) -> None:
         if message.from_ == self.agent_name:
             raise InvalidMessageError(
                 f"{type(message).__name__} from the agent itself ({self.agent_name!r}) cannot be "
-                "sent: Responses assistant items carry no images",
+                "sent: Responses assistant items carry text only",
                 index=index,
                 field="from_",
             )
@@ -236,17 +239,20 @@ class Converter:
         self._not_from_self(message, index)
         parts: list[dict[str, Any]] = []
         for position, item in enumerate(message.content):
-            if isinstance(item, ImageMessage):
-                part = self._image_part(item, index, f"content[{position}].")
-            else:
-                text = self._text(item.content, index, f"content[{position}]")
-                part = None if text is None else {"type": "input_text", "text": text}
+            part = self._part(item, index, f"content[{position}]")
             if part is not None:
                 parts.append(part)
         if parts:
             self._user(parts, message.from_, index)
         else:
             self.recorder.record(index, "dropped", "nothing left to send in this message")
+
+    def document(self, message: DocumentMessage, index: int) -> None:
+        """A user item with one ``input_file`` (or ``input_text`` for a text document)."""
+        self._not_from_self(message, index)
+        part = self._part(message, index, "")
+        if part is not None:
+            self._user([part], message.from_, index)
 
     def tool_calls(self, message: ToolCallMessage, index: int) -> None:
         """Reasoning, text, then one ``function_call`` per call (``fc_`` ids only from this
@@ -288,21 +294,29 @@ class Converter:
         self._turn(entries, message.reasoning, index)
 
     def results(self, message: ToolCallResultMessage, index: int) -> None:
-        """One ``function_call_output`` per call whose ``result`` is not ``None``."""
+        """One ``function_call_output`` per call whose ``result`` is not ``None``: its text, or
+        for a parts result a list of ``input_text`` / ``input_image`` / ``input_file`` parts."""
         error_noted = False
         for position, call in enumerate(message.tool_calls):
             result = call.result
             if result is None:
                 continue
             call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            if not (call_id.isascii() and result.isascii()):
+            if not call_id.isascii():
                 check_text(call_id, index=index, field=f"tool_calls[{position}].tool_call_id")
-                check_text(result, index=index, field=f"tool_calls[{position}].result")
+            output: str | list[dict[str, Any]]
+            if isinstance(result, str):
+                if not result.isascii():
+                    check_text(result, index=index, field=f"tool_calls[{position}].result")
+                output = result
+            else:
+                # Every part dropped (each noted): the empty text, never an empty list.
+                output = self._output_parts(result, index, f"tool_calls[{position}].result") or ""
             if call.is_error and not error_noted:
                 self.recorder.record(index, "omitted", _IS_ERROR_OMITTED)
                 error_noted = True
             self.items.append(
-                {"type": "function_call_output", "call_id": call_id, "output": result}
+                {"type": "function_call_output", "call_id": call_id, "output": output}
             )
 
     def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
@@ -315,9 +329,17 @@ class Converter:
             return
         sent = False
         for position, call in enumerate(message.tool_call_result_message.tool_calls):
-            if call.result is None:
+            result = call.result
+            if result is None:
                 continue
-            text = self._text(call.result, index, f"tool_calls[{position}].result")
+            field = f"tool_calls[{position}].result"
+            if not isinstance(result, str):
+                parts = self._output_parts(result, index, field, detail=False)
+                if parts:
+                    self._user(parts, sender, index)
+                    sent = True
+                continue
+            text = self._text(result, index, field)
             if text is not None:
                 self._user_text(text, sender, index)
                 sent = True

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from llmbridge import (
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -73,21 +74,43 @@ def _is_text_part(part: object, kind: str) -> bool:
     )
 
 
-def _user_problem(content: object) -> _Unknown | None:
+# The part forms to_openai_responses writes, by type: the keys each may have.
+_FILE_FORMS: Final = (frozenset({"type", "filename", "file_data"}), frozenset({"type", "file_url"}))
+
+
+def _media_problem(part: Mapping[str, Any], *, in_output: bool) -> bool:
+    """Whether an image or file part is not in a form llmbridge writes (in tool outputs files
+    carry ``detail: "auto"``)."""
+    kind, keys = part.get("type"), set(part)
+    if kind == "input_image":
+        return bool(keys - {"type", "image_url", "detail"}) or not isinstance(
+            part.get("image_url"), str
+        )
+    if kind != "input_file":
+        return True
+    if in_output:
+        if part.get("detail") != "auto":
+            return True
+        keys.discard("detail")
+    return keys not in _FILE_FORMS or not all(
+        isinstance(part[key], str) for key in keys if key != "type"
+    )
+
+
+def _parts_problem(content: object, field: str, *, in_output: bool) -> _Unknown | None:
     if not isinstance(content, list) or not content:
-        return _Unknown("content", "user content is a string or a non-empty list of parts")
+        return _Unknown(field, f"{field} is a string or a non-empty list of parts")
     for position, part in enumerate(content):
         if _is_text_part(part, "input_text"):
             continue
-        image = isinstance(part, Mapping) and part.get("type") == "input_image"
-        if (
-            not image
-            or set(part) - {"type", "image_url", "detail"}
-            or not isinstance(part.get("image_url"), str)
-        ):
+        if not isinstance(part, Mapping) or _media_problem(part, in_output=in_output):
             kind = part.get("type") if isinstance(part, Mapping) else None
-            return _Unknown(f"content[{position}]", f"unknown content part {kind!r}")
+            return _Unknown(f"{field}[{position}]", f"unknown part {kind!r}")
     return None
+
+
+def _user_problem(content: object) -> _Unknown | None:
+    return _parts_problem(content, "content", in_output=False)
 
 
 def _output_message_problem(item: Mapping[str, Any]) -> _Unknown | None:
@@ -132,8 +155,15 @@ def _problem(item: Any) -> _Unknown | None:
             item, "call_id", "name", "arguments", optional=("id",)
         )
     if kind == "function_call_output":
-        return _extra_key(item, _OUTPUT, "function_call_output item") or _not_text(
-            item, "call_id", "output"
+        output = item.get("output")
+        return (
+            _extra_key(item, _OUTPUT, "function_call_output item")
+            or _not_text(item, "call_id")
+            or (
+                None
+                if isinstance(output, str)
+                else _parts_problem(output, "output", in_output=True)
+            )
         )
     if kind is not None or role not in _TEXT_ROLES or set(item) != {"role", "content"}:
         return _Unknown("type", f"an item of type {kind!r} and role {role!r} is not imported")
@@ -145,14 +175,20 @@ def _problem(item: Any) -> _Unknown | None:
     return _user_problem(content)
 
 
+def _part(part: Mapping[str, Any]) -> TextMessage | ImageMessage | DocumentMessage:
+    kind = part["type"]
+    if kind == "input_text":
+        return TextMessage(Role.USER, part["text"])
+    if kind == "input_image":
+        return ImageMessage(Role.USER, part["image_url"], detail=part.get("detail"))
+    if "file_url" in part:
+        return DocumentMessage(Role.USER, part["file_url"])
+    return DocumentMessage(Role.USER, part["file_data"], filename=part["filename"])
+
+
 def _user_parts(parts: Sequence[Any]) -> Message:
-    items: list[TextMessage | ImageMessage] = []
-    for part in parts:
-        if part["type"] == "input_text":
-            items.append(TextMessage(Role.USER, part["text"]))
-        else:
-            items.append(ImageMessage(Role.USER, part["image_url"], detail=part.get("detail")))
-    if len(items) == 1 and isinstance(items[0], ImageMessage):
+    items = [_part(part) for part in parts]
+    if len(items) == 1 and isinstance(items[0], ImageMessage | DocumentMessage):
         return items[0]
     return MultiModalMessage(Role.USER, items)
 
@@ -276,8 +312,10 @@ class _Importer:
             unknown = _Unknown("call_id", "a function_call_output must answer an earlier call")
             self._unknown(item, index, unknown)
             return
+        output = item["output"]
+        parts = output if isinstance(output, str) else tuple(_part(part) for part in output)
         result = ToolCall(
-            call.function_name, call.function_arguments, tool_call_id=call_id, result=item["output"]
+            call.function_name, call.function_arguments, tool_call_id=call_id, result=parts
         )
         last = self.out[-1] if self.out else None
         # Consecutive outputs answer one turn's calls: one result message.

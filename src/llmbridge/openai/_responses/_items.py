@@ -44,7 +44,12 @@ def own_data(provider_data: Mapping[str, Any]) -> Mapping[str, Any]:
 def valid_item_id(value: object, prefix: str) -> str | None:
     """``value`` when it is an item id the API takes for ``prefix`` (``"msg_"``, ``"fc_"``,
     ``"rs_"``), else ``None`` (an id of another prefix or with other characters is a 400)."""
-    if isinstance(value, str) and value.startswith(prefix) and _ITEM_ID.fullmatch(value):
+    if (
+        isinstance(value, str)
+        and len(value) > len(prefix)
+        and value.startswith(prefix)
+        and _ITEM_ID.fullmatch(value)
+    ):
         return value
     return None
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from llmbridge import ConversionNote, InvalidMessageError, Message
 from llmbridge.kit import NoteRecorder, ProviderRequest, RawTurn, prepare_conversation
-from llmbridge.openai._responses._convert import MAX_IMAGE_BYTES, Converter
+from llmbridge.openai._responses._convert import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, Converter
 
 if TYPE_CHECKING:
     from openai.types.responses import ResponseInputItemParam
@@ -75,6 +75,7 @@ def to_openai_responses(
     name_policy: NamePolicy = "drop",
     check_pairing: bool = True,
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
+    max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
 ) -> OpenAIResponsesRequest:
     """Convert neutral messages to the ``input`` items of an OpenAI Responses request.
 
@@ -101,7 +102,7 @@ def to_openai_responses(
     """
     check_name_policy(name_policy)
     recorder = NoteRecorder(strict_mode)
-    converter = Converter(agent_name, recorder, name_policy, max_image_bytes)
+    converter = Converter(agent_name, recorder, name_policy, max_image_bytes, max_document_bytes)
     prepared = prepare_conversation(
         messages, agent_name=agent_name, check_pairing=check_pairing, raw_turn=raw_turn
     )
