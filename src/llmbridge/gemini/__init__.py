@@ -1,0 +1,18 @@
+"""llmbridge for Google Gemini (google-genai): the agent, the connector and the pure conversions.
+
+``GeminiChatAgent`` speaks the SDK's types; ``to_gemini`` and ``from_gemini_contents`` are the
+pure request-side functions. Needs the ``gemini`` extra (``pip install 'llmbridge[gemini]'``):
+without the SDK, importing this package raises an ``ImportError`` that says so.
+"""
+
+from __future__ import annotations
+
+try:
+    from google import genai as _sdk  # noqa: F401  (only to fail early, naming the extra)
+except ImportError as exc:
+    raise ImportError(
+        "llmbridge.gemini needs the google-genai SDK: pip install 'llmbridge[gemini]'",
+        name=exc.name,
+    ) from exc
+
+__all__: list[str] = []
