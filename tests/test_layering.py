@@ -146,7 +146,7 @@ def _imported_roots(path: Path, *, module_level_only: bool = False) -> set[str]:
     return roots
 
 
-PROVIDERS = ("openai", "anthropic")
+PROVIDERS = ("openai", "anthropic", "gemini")
 SDKS = ("openai", "anthropic", "google")
 # Not core: the provider wings, and the packages that may use them (lazily).
 OUTSIDE_CORE = {*PROVIDERS, "testing", "cli"}
