@@ -12,6 +12,7 @@ text never reach a message. The agent and the connector both map through ``map_e
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable
 from typing import Final
@@ -29,6 +30,9 @@ PROVIDER: Final = "gemini"
 
 VERTEX_PROVIDER: Final = "vertex"
 """The provider tag of Gemini on Vertex AI (its thought signatures are not the Gemini API's)."""
+
+# Google API keys ("AIza" + 35 characters): the kit's redaction knows other vendors' shapes.
+_GOOGLE_API_KEY: Final = re.compile(r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])")
 
 # Transport error bases of the optional HTTP libraries the SDK may run on, by module name.
 _OPTIONAL_TRANSPORT_ERRORS: Final = (("httpx", "TransportError"), ("aiohttp", "ClientError"))
@@ -49,6 +53,10 @@ def transport_error_types() -> tuple[type[BaseException], ...]:
     return tuple(found)
 
 
+def _redacted(text: str, secrets: Iterable[str | None]) -> str:
+    return _GOOGLE_API_KEY.sub("[redacted]", redact_secrets(text, secrets))
+
+
 def _in_accepted_stream(exc: errors.APIError) -> bool:
     # An error chunk is raised with the stream's own response, whose status was 200.
     return getattr(exc.response, "status_code", None) == 200
@@ -65,7 +73,7 @@ def _api_error(
         status_code=status,
         error_type=exc.status or None,
     )
-    message = redact_secrets(text, secrets)
+    message = _redacted(text, secrets)
     if cls is RateLimitError:
         headers = getattr(exc.response, "headers", None)
         return RateLimitError(
@@ -87,7 +95,7 @@ def _interrupted(
     secrets: Iterable[str | None],
 ) -> StreamInterruptedError:
     return StreamInterruptedError(
-        redact_secrets(f"the Gemini stream was interrupted: {detail}", secrets),
+        _redacted(f"the Gemini stream was interrupted: {detail}", secrets),
         provider=provider,
         status_code=status_code,
         retryable=retryable,
@@ -133,5 +141,5 @@ def map_error(
             )
         text = api_error_text("Gemini", detail, error_type="connection error")
         cls, retryable = api_error_for_status(None)
-        return cls(redact_secrets(text, secrets), provider=provider, retryable=retryable)
+        return cls(_redacted(text, secrets), provider=provider, retryable=retryable)
     return None
