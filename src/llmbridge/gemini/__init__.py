@@ -15,4 +15,11 @@ except ImportError as exc:
         name=exc.name,
     ) from exc
 
-__all__: list[str] = []
+from llmbridge.gemini._convert import SKIP_THOUGHT_SIGNATURE
+from llmbridge.gemini._request import GeminiRequest, to_gemini
+
+__all__ = [
+    "SKIP_THOUGHT_SIGNATURE",
+    "GeminiRequest",
+    "to_gemini",
+]
