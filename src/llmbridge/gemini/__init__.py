@@ -17,11 +17,13 @@ except ImportError as exc:
 
 from llmbridge.gemini._agent import GeminiChatAgent
 from llmbridge.gemini._convert import SKIP_THOUGHT_SIGNATURE
+from llmbridge.gemini._import import from_gemini_contents
 from llmbridge.gemini._request import GeminiRequest, to_gemini
 
 __all__ = [
     "SKIP_THOUGHT_SIGNATURE",
     "GeminiChatAgent",
     "GeminiRequest",
+    "from_gemini_contents",
     "to_gemini",
 ]
