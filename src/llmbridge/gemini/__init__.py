@@ -19,11 +19,21 @@ from llmbridge.gemini._agent import GeminiChatAgent
 from llmbridge.gemini._convert import SKIP_THOUGHT_SIGNATURE
 from llmbridge.gemini._import import from_gemini_contents
 from llmbridge.gemini._request import GeminiRequest, to_gemini
+from llmbridge.gemini._wing import (
+    default_http_client,
+    import_payload,
+    request_payload,
+    sdk_client,
+)
 
 __all__ = [
     "SKIP_THOUGHT_SIGNATURE",
     "GeminiChatAgent",
     "GeminiRequest",
+    "default_http_client",
     "from_gemini_contents",
+    "import_payload",
+    "request_payload",
+    "sdk_client",
     "to_gemini",
 ]
