@@ -15,11 +15,13 @@ except ImportError as exc:
         name=exc.name,
     ) from exc
 
+from llmbridge.gemini._agent import GeminiChatAgent
 from llmbridge.gemini._convert import SKIP_THOUGHT_SIGNATURE
 from llmbridge.gemini._request import GeminiRequest, to_gemini
 
 __all__ = [
     "SKIP_THOUGHT_SIGNATURE",
+    "GeminiChatAgent",
     "GeminiRequest",
     "to_gemini",
 ]
