@@ -20,9 +20,16 @@ except ImportError as exc:
 from llmbridge.gemini._agent import GeminiChatAgent
 from llmbridge.gemini._connector import GeminiMessageConnector
 from llmbridge.gemini._convert import SKIP_THOUGHT_SIGNATURE
+from llmbridge.gemini._import import from_gemini_contents
 from llmbridge.gemini._request import GeminiRequest, to_gemini
 from llmbridge.gemini._response import from_gemini
 from llmbridge.gemini._stream import GeminiStreamAggregator
+from llmbridge.gemini._wing import (
+    default_http_client,
+    import_payload,
+    request_payload,
+    sdk_client,
+)
 
 __all__ = [
     "SKIP_THOUGHT_SIGNATURE",
@@ -30,6 +37,11 @@ __all__ = [
     "GeminiMessageConnector",
     "GeminiRequest",
     "GeminiStreamAggregator",
+    "default_http_client",
     "from_gemini",
+    "from_gemini_contents",
+    "import_payload",
+    "request_payload",
+    "sdk_client",
     "to_gemini",
 ]

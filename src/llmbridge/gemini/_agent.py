@@ -49,6 +49,15 @@ _RESERVED: Final = frozenset(
 _NO_AUTOMATIC_CALLS: Final = types.AutomaticFunctionCallingConfig(disable=True)
 
 
+def _check_response_schema(settings: dict[str, Any]) -> None:
+    """Raise ``ValueError`` for a response schema Gemini refuses (an HTTP 400 otherwise)."""
+    schemas = [key for key in ("response_schema", "response_json_schema") if settings.get(key)]
+    if len(schemas) == 2:
+        raise ValueError("response_schema and response_json_schema cannot be used together")
+    if schemas and not settings.get("response_mime_type"):
+        raise ValueError(f"{schemas[0]} needs response_mime_type (e.g. 'application/json')")
+
+
 class GeminiChatAgent(AgentMethods):
     """An agent backed by ``google.genai.Client().aio.models.generate_content()``.
 
@@ -67,7 +76,8 @@ class GeminiChatAgent(AgentMethods):
     Vertex AI client, else ``"gemini"``. Raises ``TypeError`` at construction for an object
     that is not a ``google.genai.Client``, ``ValueError`` for a reserved setting (``model``,
     ``contents``, ``config``, ``system_instruction``, ``automatic_function_calling``,
-    ``automatic_continuation``) or a ``tool_choice`` naming no offered function,
+    ``automatic_continuation``), a ``tool_choice`` naming no offered function, a function
+    name Gemini refuses, or both response schemas (or one without ``response_mime_type``),
     ``UnsupportedMessageError`` for other inputs, ``InvalidMessageError`` when no content is
     left, and ``ProviderAPIError`` subclasses for SDK errors (``StreamInterruptedError`` once
     a stream has started).
@@ -160,6 +170,7 @@ class GeminiChatAgent(AgentMethods):
             settings["tool_config"] = tool_config(tool_choice)
         if system:
             settings["system_instruction"] = {"parts": system}
+        _check_response_schema(settings)
         config = types.GenerateContentConfig(
             **settings,
             automatic_function_calling=_NO_AUTOMATIC_CALLS,

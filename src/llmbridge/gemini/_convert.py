@@ -80,6 +80,11 @@ def is_file_uri(url: str) -> bool:
     return url.startswith("gs://") or _FILE_URI.match(url) is not None
 
 
+def _has_parts(payload: dict[str, Any]) -> bool:
+    parts = payload.get("parts")
+    return isinstance(parts, list) and bool(parts) and all(isinstance(p, dict) for p in parts)
+
+
 def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any]:
     """The arguments of ``call`` as the ``args`` object (``""`` is ``{}``)."""
     arguments = call.function_arguments
@@ -442,6 +447,10 @@ class Converter:
         unsupported = unsupported_envelope(
             message, roles=ENVELOPE_ROLES, target="a Gemini content", expected="a Content dict"
         )
+        if unsupported is None and not _has_parts(message.content):
+            # Another provider's dict of a shared role ({"role": "user", "content": ...}).
+            unsupported = "a MessageEnvelope of a dict without a non-empty 'parts' list of part "
+            unsupported += "dicts is not a Gemini content"
         if unsupported is None:
             self.sink.pass_through(message, index)
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -11,6 +12,9 @@ from llmbridge import FunctionContract
 
 __all__ = ["function_tool", "tool_config"]
 
+# Gemini's function names: a letter or underscore first (a FunctionContract may start with a
+# digit or "-", which Gemini refuses).
+_GEMINI_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 _NO_ARGUMENTS: Final[dict[str, Any]] = {"type": "object", "properties": {}}
 _MODES: Final[dict[str, types.FunctionCallingConfigMode]] = {
     "auto": types.FunctionCallingConfigMode.AUTO,
@@ -21,7 +25,16 @@ _MODES: Final[dict[str, types.FunctionCallingConfigMode]] = {
 
 def function_tool(contracts: Sequence[FunctionContract]) -> types.Tool:
     """One ``Tool`` of ``function_declarations``: ``name``, ``description`` when set, and the
-    JSON schema as ``parameters_json_schema`` (a contract without parameters takes none)."""
+    JSON schema as ``parameters_json_schema`` (a contract without parameters takes none).
+
+    Raises ``ValueError`` for a name Gemini refuses (it must start with a letter or ``_``).
+    """
+    for contract in contracts:
+        if not _GEMINI_NAME.fullmatch(contract.name):
+            raise ValueError(
+                f"function name {contract.name!r} cannot be sent to Gemini: it must start with a "
+                "letter or '_' ([A-Za-z_][A-Za-z0-9_.:-]{0,127})"
+            )
     declarations = [
         types.FunctionDeclaration(
             name=contract.name,
