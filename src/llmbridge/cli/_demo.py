@@ -212,8 +212,7 @@ async def _converse(
         file.write(f"-- reply {number}{', streamed as it arrives' if settings.stream else ''}\n")
         file.flush()
 
-    http_client = _http_client(provider, show_request, offline)
-    client = _sdk_client(provider, http_client, settings.live)
+    client = _sdk_client(provider, _http_client(provider, show_request, offline), settings.live)
     agent = build_agent(provider, client, settings.models[provider])
     try:
         while len(replies) < MAX_ROUNDS:
@@ -225,8 +224,7 @@ async def _converse(
         file.write(f"(stopped after {MAX_ROUNDS} rounds of tool calls)\n")
         return replies
     finally:
-        # The demo made the HTTP client, so it closes it (not every SDK client closes async).
-        await http_client.aclose()
+        await client.close()
 
 
 def _intro(live: bool) -> str:
