@@ -14,8 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from importlib.metadata import version
 
-from benchmarks.conversation import make_conversation
-from benchmarks.convert import conversion_cases, run_conversion
+from benchmarks.convert import conversation_for, conversion_cases, run_conversion
 from benchmarks.documents import run_document_memory
 from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
@@ -36,9 +35,11 @@ _PROFILES = (
     "openai",
     "openai-responses",
     "anthropic",
+    "gemini",
     "openai-stream",
     "openai-responses-stream",
     "anthropic-stream",
+    "gemini-stream",
 )
 
 
@@ -73,7 +74,7 @@ def _profile(
         provider = target.removesuffix("-stream")
         call = stream_cases(shape)[provider]
     else:
-        conversation = make_conversation(messages)
+        conversation = conversation_for(target, messages)
         library = conversion_cases()[target][0]
         library(conversation)  # warm the per-image base64 caches, as a repeat call would find
         call = partial(library, conversation)
@@ -84,7 +85,7 @@ def _profile(
 
 
 def _header() -> str:
-    names = ("openai", "anthropic", "pydantic", "opentelemetry-sdk")
+    names = ("openai", "anthropic", "google-genai", "pydantic", "opentelemetry-sdk")
     versions = ", ".join(f"{name} {version(name)}" for name in names)
     return f"Python {platform.python_version()} on {platform.machine()}; {versions}"
 

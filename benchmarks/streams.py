@@ -33,6 +33,7 @@ from benchmarks.floors import (
     anthropic_bare,
     openai_bare,
 )
+from benchmarks.gemini import GeminiFloorAggregator, gemini_bare, gemini_sdk, gemini_stream
 from benchmarks.responses_floors import (
     ResponsesFloorAggregator,
     responses_bare,
@@ -41,6 +42,7 @@ from benchmarks.responses_floors import (
 from benchmarks.timing import FloorMismatchError, Settings, best_time, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import AnthropicStreamAggregator
+from llmbridge.gemini import GeminiStreamAggregator
 from llmbridge.openai import OpenAIResponsesStreamAggregator, OpenAIStreamAggregator
 
 __all__ = ["TARGET", "StreamResult", "StreamShape", "run_streams", "stream_cases"]
@@ -157,6 +159,11 @@ def _check_anthropic_sdk(snapshot: Any, expected: Message) -> None:
         raise FloorMismatchError("anthropic stream: the SDK accumulator assembled another reply")
 
 
+def _check_gemini_sdk(result: Any, expected: Message) -> None:
+    if (result[0], result[1]) != _reply_parts(expected):
+        raise FloorMismatchError("gemini stream: the SDK accessors assembled another reply")
+
+
 @dataclass(frozen=True, slots=True)
 class _Case:
     library: Callable[[], _Aggregator]
@@ -188,6 +195,13 @@ _CASES: Final = {
         _anthropic_sdk,
         _check_anthropic_sdk,
     ),
+    "gemini": _Case(
+        lambda: GeminiStreamAggregator(AGENT),
+        lambda: GeminiFloorAggregator(AGENT),
+        gemini_bare,
+        gemini_sdk,
+        _check_gemini_sdk,
+    ),
 }
 
 
@@ -206,6 +220,7 @@ _STREAMS: Final[dict[str, Callable[..., Sequence[Any]]]] = {
     "openai": openai_stream,
     "openai-responses": responses_stream,
     "anthropic": anthropic_stream,
+    "gemini": gemini_stream,
 }
 
 

@@ -40,7 +40,14 @@ HEADERS = {
     "openai": "== OpenAI Chat Completions",
     "openai-responses": "== OpenAI Responses",
     "anthropic": "== Anthropic Messages",
+    "gemini": "== Google Gemini",
 }
+
+
+GEMINI_STREAM = (
+    "https://generativelanguage.googleapis.com/v1/models/gemini-2.5-flash"
+    ":streamGenerateContent?alt=sse"
+)
 
 
 def run_demo(capsys: pytest.CaptureFixture[str], *flags: str) -> str:
@@ -97,8 +104,10 @@ def test_printed_requests_are_the_exact_json_and_answer_both_calls(
         "https://api.openai.com/v1/responses",
         "https://api.anthropic.com/v1/messages",
         "https://api.anthropic.com/v1/messages",
+        GEMINI_STREAM,
+        GEMINI_STREAM,
     ]
-    openai_second, anthropic_second = requests[1][1], requests[5][1]
+    openai_second, anthropic_second, gemini_second = requests[1][1], requests[5][1], requests[7][1]
     openai_calls = openai_second["messages"][2]["tool_calls"]
     answered = [m["tool_call_id"] for m in openai_second["messages"][3:]]
     assert answered == [call["id"] for call in openai_calls]
@@ -108,7 +117,17 @@ def test_printed_requests_are_the_exact_json_and_answer_both_calls(
     assert results == uses
     assert len(results) == 2
     assert anthropic_second["system"][0]["text"] == demo.SYSTEM_PROMPT
-    assert all(body["stream"] is True for _, body in requests)
+    calls = [
+        p["functionCall"] for p in gemini_second["contents"][1]["parts"] if "functionCall" in p
+    ]
+    responses = [p["functionResponse"] for p in gemini_second["contents"][2]["parts"]]
+    assert [(r["id"], r["name"]) for r in responses] == [(c["id"], c["name"]) for c in calls]
+    assert len(responses) == 2
+    # The first call goes back with the signature the scripted reply gave it.
+    assert "thoughtSignature" in gemini_second["contents"][1]["parts"][1]
+    assert gemini_second["systemInstruction"]["parts"][0]["text"] == demo.SYSTEM_PROMPT
+    # Gemini streams by URL (:streamGenerateContent); the others say so in the body.
+    assert all(body["stream"] is True for _, body in requests[:4])
 
 
 def test_streamed_deltas_are_printed_as_they_arrive(capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,13 +138,12 @@ def test_streamed_deltas_are_printed_as_they_arrive(capsys: pytest.CaptureFixtur
     assert '[tool call] get_local_time {"timezone": "Europe/Paris"}\n' in output
 
 
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("provider", list(HEADERS))
 def test_one_provider_only(capsys: pytest.CaptureFixture[str], provider: str) -> None:
     output = run_demo(capsys, "--provider", provider, "--no-stream")
 
-    other = "anthropic" if provider == "openai" else "openai"
     assert HEADERS[provider] in output
-    assert HEADERS[other] not in output
+    assert not [other for other in HEADERS if other != provider and HEADERS[other] in output]
     assert "every provider" not in output  # nothing to compare
     assert "on each wire" not in output
     assert "streamed as it arrives" not in output
@@ -137,6 +155,7 @@ def test_live_uses_the_keys_and_models_from_the_environment(
     # The live path with its HTTP answered offline: keys and models come from the environment.
     monkeypatch.setenv("OPENAI_API_KEY", "sk-live-secret")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-secret")
+    monkeypatch.setenv("GEMINI_API_KEY", "gemini-live-secret")
     monkeypatch.setenv("LLMBRIDGE_ANTHROPIC_MODEL", "claude-from-env")
     offline = ScriptedProvider([*demo.script(), *demo.script(), *demo.script()])
     real_http_client = demo._http_client
@@ -148,11 +167,14 @@ def test_live_uses_the_keys_and_models_from_the_environment(
 
     assert "(live: the real APIs answer)" in output
     models = ["gpt-from-flag"] * 2 + ["gpt-5-mini"] * 2 + ["claude-from-env"] * 2
-    assert [body["model"] for body in offline.bodies()] == models
+    # Gemini names the model in the URL
+    assert [body.get("model") for body in offline.bodies()] == models + [None] * 2
+    assert [str(r.url) for r in offline.requests[6:]] == [GEMINI_STREAM] * 2
     sent = [call.request.headers for call in offline.router.calls]
     assert [h.get("authorization") for h in sent] == ["Bearer sk-live-secret"] * 4 + [
         "Bearer sk-ant-live-secret"
-    ] * 2
+    ] * 2 + [None] * 2
+    assert [h.get("x-goog-api-key") for h in sent[6:]] == ["gemini-live-secret"] * 2
     assert "secret" not in output  # keys travel in headers, never into the output
 
 

@@ -1,14 +1,14 @@
 """Provider swap (API.md section 8): one neutral conversation, any connected agent, same replies.
 
-The agents (OpenAI Chat, OpenAI Responses, Anthropic) run on the real SDK clients, answered by
-``ScriptedProvider`` over respx. The default connector is chosen by the innermost agent's type,
-through any number of layers.
+The agents (OpenAI Chat, OpenAI Responses, Anthropic, Gemini) run on the real SDK clients,
+answered by ``ScriptedProvider`` over respx. The default connector is chosen by the innermost
+agent's type, through any number of layers.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Iterator, Sequence
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -33,6 +33,7 @@ from llmbridge import (
 )
 from llmbridge._agents._registry import _DEFAULTS
 from llmbridge.anthropic import AnthropicChatAgent, AnthropicMessageConnector
+from llmbridge.gemini import GeminiChatAgent, GeminiMessageConnector
 from llmbridge.openai import (
     OpenAIChatAgent,
     OpenAIChatRequestMessageConnector,
@@ -42,7 +43,7 @@ from llmbridge.openai import (
 from llmbridge.testing import EchoAgent, ScriptedProvider
 from tests.corpus import AGENT, CORPUS
 
-PROVIDERS = ("openai", "openai-responses", "anthropic")
+PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini")
 PATHS = pytest.mark.parametrize("path", ["send", "stream"])
 
 # A multi-agent history with an earlier tool round, a reply from another agent and an image.
@@ -76,6 +77,8 @@ def provider_agent(provider: str, scripted: ScriptedProvider) -> Any:
         return OpenAIChatAgent(scripted.openai_client(), name=AGENT, model="gpt-test")
     if provider == "openai-responses":
         return OpenAIResponsesAgent(scripted.openai_client(), name=AGENT, model="gpt-test")
+    if provider == "gemini":
+        return GeminiChatAgent(scripted.gemini_client(), name=AGENT, model="gemini-test")
     return AnthropicChatAgent(scripted.anthropic_client(), name=AGENT, model="claude-test")
 
 
@@ -100,6 +103,14 @@ async def converse(agent: MiddlewareStreamingAgent, path: str) -> list[Message]:
     return replies
 
 
+def _calls(reply: Message) -> list[ToolCall] | None:
+    """The reply's calls without ``provider_data``: opaque state of one provider (signatures)."""
+    calls = reply.get_tool_calls()
+    if calls is None:
+        return None
+    return [dataclasses.replace(call, provider_data={}) for call in calls]
+
+
 def shape(replies: Sequence[Message]) -> list[tuple[Any, ...]]:
     """What must not depend on the provider: types, senders, text, calls, results, finish.
 
@@ -114,7 +125,7 @@ def shape(replies: Sequence[Message]) -> list[tuple[Any, ...]]:
                 type(reply),
                 reply.from_,
                 getattr(source, "content", None),
-                [replace(call, provider_data={}) for call in reply.get_tool_calls() or ()] or None,
+                _calls(reply),
                 results,
                 getattr(source, "finish_reason", None),
             )
@@ -131,6 +142,7 @@ async def test_same_conversation_same_neutral_replies_from_every_provider(path: 
         assert scripted.remaining == 0
 
     assert shapes["openai"] == shapes["anthropic"] == shapes["openai-responses"]
+    assert shapes["gemini"] == shapes["openai"]
     aggregate, answer = shapes["openai"]
     assert aggregate[0] is ToolCallAggregateMessage
     assert aggregate[3] == CALLS
@@ -141,10 +153,11 @@ async def test_same_conversation_same_neutral_replies_from_every_provider(path: 
 @PATHS
 async def test_every_provider_answers_every_call_in_the_next_request(path: str) -> None:
     openai_scripted, anthropic_scripted = ScriptedProvider(SCRIPT), ScriptedProvider(SCRIPT)
-    responses_scripted = ScriptedProvider(SCRIPT)
+    responses_scripted, gemini_scripted = ScriptedProvider(SCRIPT), ScriptedProvider(SCRIPT)
     await converse(connected("openai", openai_scripted), path)
     await converse(connected("anthropic", anthropic_scripted), path)
     await converse(connected("openai-responses", responses_scripted), path)
+    await converse(connected("gemini", gemini_scripted), path)
 
     openai_last = openai_scripted.bodies()[-1]["messages"]
     assert [m["tool_call_id"] for m in openai_last if m["role"] == "tool"][-2:] == [
@@ -157,6 +170,8 @@ async def test_every_provider_answers_every_call_in_the_next_request(path: str) 
     assert [i["call_id"] for i in responses_last if i.get("type") == "function_call_output"][
         -2:
     ] == ["call_7", "call_8"]
+    gemini_last = gemini_scripted.bodies()[-1]["contents"][-1]["parts"]
+    assert [part["functionResponse"]["id"] for part in gemini_last] == ["call_7", "call_8"]
 
 
 OWN_HISTORY: list[Message] = [
@@ -173,6 +188,14 @@ OWN_ROLES = {
     "openai": ["user", "assistant", "tool", "assistant", "user"],
     "openai-responses": ["user", "function_call", "function_call_output", "assistant", "user"],
     "anthropic": ["user", "assistant", "user", "assistant", "user"],
+    "gemini": ["user", "model", "user", "model", "user"],
+}
+# Where each provider's request body keeps its turns.
+TURNS_KEY = {
+    "openai": "messages",
+    "openai-responses": "input",
+    "anthropic": "messages",
+    "gemini": "contents",
 }
 
 
@@ -180,6 +203,7 @@ CONNECTORS: dict[str, type[Any]] = {
     "openai": OpenAIChatRequestMessageConnector,
     "openai-responses": OpenAIResponsesConnector,
     "anthropic": AnthropicMessageConnector,
+    "gemini": GeminiMessageConnector,
 }
 
 
@@ -199,8 +223,7 @@ async def test_renamed_outer_agent_still_sends_its_own_history_as_self(
 
     assert agent.name == "outer"
     assert reply.from_ == AGENT
-    body = scripted.bodies()[-1]
-    sent = body.get("messages", body.get("input"))
+    sent = scripted.bodies()[-1][TURNS_KEY[provider]]
     assert [message.get("role", message.get("type")) for message in sent] == OWN_ROLES[provider]
 
 

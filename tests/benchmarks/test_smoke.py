@@ -17,6 +17,7 @@ from benchmarks.conversation import (
 )
 from benchmarks.convert import ConversionResult, run_conversion
 from benchmarks.documents import run_document_memory
+from benchmarks.gemini import gemini_conversation, gemini_stream
 from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.memory import deep_size, run_memory
 from benchmarks.report import conversion_table
@@ -70,6 +71,8 @@ def test_conversation_mixes_every_kind_the_issue_names() -> None:
         # created + in_progress + message item (added, part added, 5, text done, part done,
         # done) + 2 call items (added, 4, arguments done, done) + completed
         pytest.param(responses_stream, 2 + 10 + 2 * 7 + 1, id="responses_events_per_item"),
+        # 5 text chunks + each call whole in one chunk
+        pytest.param(gemini_stream, 5 + 2, id="gemini_chunks_per_delta_and_call"),
     ],
 )
 def test_stream_shape_gives_the_expected_number_of_chunks(
@@ -79,16 +82,31 @@ def test_stream_shape_gives_the_expected_number_of_chunks(
     assert len(build(5, 2, 4)) == expected_chunks
 
 
+def test_the_gemini_conversation_opens_with_a_user_turn_after_the_system_message() -> None:
+    messages = gemini_conversation(30)
+    assert messages == [messages[0], TextMessage(Role.USER, "Hello."), *make_conversation(30)[1:]]
+
+
 def test_conversion_benchmark_runs_once_with_floors_matching_the_library() -> None:
     results = run_conversion(30, ONCE)
-    assert [result.provider for result in results] == ["openai", "openai-responses", "anthropic"]
+    assert [result.provider for result in results] == [
+        "openai",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+    ]
     assert all(result.library_us > 0 and result.floor_us > 0 for result in results)
 
 
 def test_stream_benchmark_runs_once_with_floors_matching_the_library() -> None:
     results = run_streams(TINY_STREAM, ONCE, sdk_settings=ONCE)
-    assert [result.provider for result in results] == ["openai", "openai-responses", "anthropic"]
-    assert [result.chunks for result in results] == [18, 27, 22]
+    assert [result.provider for result in results] == [
+        "openai",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+    ]
+    assert [result.chunks for result in results] == [18, 27, 22, 7]
     assert all(min(result.library_us, result.floor_us, result.sdk_us) > 0 for result in results)
 
 
@@ -125,10 +143,10 @@ def test_id_repair_benchmark_runs_once_per_provider_and_loop_length() -> None:
     results = run_id_repair((4, 2), ONCE)
     assert [(result.provider, result.rounds) for result in results] == [
         ("openai", 2), ("openai", 4), ("openai-responses", 2), ("openai-responses", 4),
-        ("anthropic", 2), ("anthropic", 4)
+        ("anthropic", 2), ("anthropic", 4), ("gemini", 2), ("gemini", 4),
     ]  # fmt: skip
     assert all(result.no_ids_us > 0 and result.unique_ids_us > 0 for result in results)
-    assert [result.growth for result in results[::2]] == [1.0, 1.0, 1.0]
+    assert [result.growth for result in results[::2]] == [1.0, 1.0, 1.0, 1.0]
 
 
 def test_tracing_benchmark_runs_once_for_both_providers_and_paths() -> None:
