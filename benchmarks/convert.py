@@ -2,8 +2,9 @@
 against hand-written floors, same run.
 
 The library functions run as a user calls them (lenient, every validation and note on, the
-pairing step on). Before timing, each library result is checked equal to its floor's. Gemini converts the shared conversation with a user
-turn first (``benchmarks.gemini.gemini_conversation``).
+pairing step on). Before timing, each library result is checked equal to its floor's. Gemini
+converts the shared conversation with a user turn first
+(``benchmarks.gemini.gemini_conversation``).
 """
 
 from __future__ import annotations

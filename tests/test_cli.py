@@ -282,7 +282,14 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]
             "OPENAI_API_KEY, which is",
         ),
     ],
-    ids=["openai key", "responses key", "anthropic key", "gemini key", "every key", "one of four keys"],
+    ids=[
+        "openai key",
+        "responses key",
+        "anthropic key",
+        "gemini key",
+        "every key",
+        "one of four keys",
+    ],
 )
 def test_live_names_each_missing_key_and_exits_2(
     capsys: pytest.CaptureFixture[str],

@@ -1,4 +1,4 @@
-"""``ScriptedProvider``: offline OpenAI (Chat and Responses), Anthropic and Gemini APIs, from one script.
+"""``ScriptedProvider``: offline OpenAI (Chat, Responses), Anthropic and Gemini APIs, one script.
 
 The script is a list of the model's replies written as neutral messages (``TextMessage``,
 ``ToolCallMessage``, a plain ``str``) or as a ready ``httpx.Response`` (to script an error). Each
@@ -37,8 +37,6 @@ from llmbridge.testing._openai import (
     openai_tool_call_chunks,
     openai_usage,
 )
-from llmbridge.testing._scripted_responses import scripted_response, scripted_response_sse
-from llmbridge.testing._scripted_responses import words as _words
 from llmbridge.testing._provider_gemini import (
     GEMINI_PATH,
     gemini_body,
@@ -47,6 +45,8 @@ from llmbridge.testing._provider_gemini import (
     gemini_script_error,
     is_gemini_stream,
 )
+from llmbridge.testing._scripted_responses import scripted_response, scripted_response_sse
+from llmbridge.testing._scripted_responses import words as _words
 from llmbridge.testing._transport import anthropic_client, gemini_client, openai_client
 
 if TYPE_CHECKING:
@@ -190,10 +190,11 @@ class ScriptedProvider:
     the terminal event), with ``chunk_delay`` seconds before each frame. The model name is echoed
     from the request.
 
-    ``requests`` records every request in order (``provider`` ``"openai"``, ``"openai-responses"``,
-    ``"anthropic"`` or ``"gemini"``). A request after the script has run out, or a tool call whose arguments are
-    not a JSON object for Anthropic or Gemini, gets a 400 error naming the problem. Raises
-    ``TypeError`` at construction for a script item of another type.
+    ``requests`` records every request in order (``provider`` ``"openai"``,
+    ``"openai-responses"``, ``"anthropic"`` or ``"gemini"``). A request after the script has run
+    out, or a tool call whose arguments are not a JSON object for Anthropic or Gemini, gets a 400
+    error naming the problem. Raises ``TypeError`` at construction for a script item of another
+    type.
     """
 
     def __init__(self, script: Iterable[ScriptedReply], *, chunk_delay: float = 0.0) -> None:
