@@ -157,7 +157,7 @@ def test_live_uses_the_keys_and_models_from_the_environment(
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-secret")
     monkeypatch.setenv("GEMINI_API_KEY", "gemini-live-secret")
     monkeypatch.setenv("LLMBRIDGE_ANTHROPIC_MODEL", "claude-from-env")
-    offline = ScriptedProvider([*demo.script(), *demo.script(), *demo.script()])
+    offline = ScriptedProvider([*demo.script(), *demo.script(), *demo.script(), *demo.script()])
     real_http_client = demo._http_client
     monkeypatch.setattr(
         demo, "_http_client", lambda provider, hook, _: real_http_client(provider, hook, offline)
