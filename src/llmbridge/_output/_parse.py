@@ -10,7 +10,7 @@ import pydantic
 
 from llmbridge._errors import OutputValidationError
 from llmbridge._messages import Message, TextMessage
-from llmbridge._output._schema import output_json_schema
+from llmbridge._output._schema import accepts_null, output_json_schema, resolve_ref
 
 __all__ = ["parse_output"]
 
@@ -18,7 +18,6 @@ ModelT = TypeVar("ModelT", bound=pydantic.BaseModel)
 
 _SHOWN: Final = 200
 """How many characters of a bad reply an error message quotes (``.text`` has all of it)."""
-_DEFS_PREFIX: Final = "#/$defs/"
 
 
 def _quote(text: str) -> str:
@@ -89,35 +88,10 @@ def parse_output(
         ) from exc
 
 
-def _resolve(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> Mapping[str, Any]:
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith(_DEFS_PREFIX):
-        target = defs.get(ref.removeprefix(_DEFS_PREFIX))
-        if isinstance(target, Mapping):
-            return target
-    return schema
-
-
-def _accepts_null(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
-    schema = _resolve(schema, defs)
-    kind = schema.get("type")
-    if kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return True
-    if "const" in schema:
-        return schema["const"] is None
-    if isinstance(schema.get("enum"), list):
-        return None in schema["enum"]
-    branches = [*schema.get("anyOf", ()), *schema.get("oneOf", ())]
-    if branches:
-        return any(_accepts_null(branch, defs) for branch in branches)
-    # No type at all (pydantic's Any) accepts everything, null included.
-    return kind is None and "allOf" not in schema
-
-
 def _absent_nulls(value: Any, schema: Mapping[str, Any], defs: Mapping[str, Any]) -> Any:
     """``value`` with the nulls of properties the schema does not require (nor lets be null)
     removed, at every depth; a new value, ``value`` is never mutated."""
-    schema = _resolve(schema, defs)
+    schema = resolve_ref(schema, defs)
     if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
         return [_absent_nulls(item, schema["items"], defs) for item in value]
     if not isinstance(value, dict):
@@ -125,7 +99,7 @@ def _absent_nulls(value: Any, schema: Mapping[str, Any], defs: Mapping[str, Any]
     branches = [
         branch
         for branch in [*schema.get("anyOf", ()), *schema.get("oneOf", ())]
-        if not _accepts_null(branch, defs)
+        if not accepts_null(branch, defs)
     ]
     if len(branches) == 1:  # Optional[Model]: the one branch a non-null value can take
         return _absent_nulls(value, branches[0], defs)
@@ -138,7 +112,7 @@ def _absent_nulls(value: Any, schema: Mapping[str, Any], defs: Mapping[str, Any]
         prop = properties.get(key)
         if not isinstance(prop, Mapping):
             cleaned[key] = item
-        elif item is None and key not in required and not _accepts_null(prop, defs):
+        elif item is None and key not in required and not accepts_null(prop, defs):
             continue
         else:
             cleaned[key] = _absent_nulls(item, prop, defs)

@@ -10,7 +10,15 @@ from typing import Any, Final, TypeAlias
 
 import pydantic
 
-__all__ = ["OutputSchema", "check_output_schema", "output_json_schema", "output_schema_name"]
+__all__ = [
+    "DEFS_PREFIX",
+    "OutputSchema",
+    "accepts_null",
+    "check_output_schema",
+    "output_json_schema",
+    "output_schema_name",
+    "resolve_ref",
+]
 
 OutputSchema: TypeAlias = type[pydantic.BaseModel] | Mapping[str, Any]
 """A pydantic model class, or a JSON schema (a mapping) of an object."""
@@ -20,6 +28,8 @@ DEFAULT_NAME: Final = "output"
 # OpenAI's rule for a response format name: [A-Za-z0-9_-]{1,64}.
 _NAME_LIMIT: Final = 64
 _NOT_NAME: Final = re.compile(r"[^A-Za-z0-9_-]+")
+DEFS_PREFIX: Final = "#/$defs/"
+"""How a local reference into the schema's ``$defs`` begins."""
 
 
 def _is_model(value: object) -> bool:
@@ -69,3 +79,34 @@ def output_schema_name(schema: OutputSchema) -> str:
         return DEFAULT_NAME
     name = _NOT_NAME.sub("_", schema.__name__)[:_NAME_LIMIT]
     return name or DEFAULT_NAME
+
+
+def resolve_ref(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The definition ``schema``'s ``$ref`` names in ``defs``, else ``schema`` itself."""
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(DEFS_PREFIX):
+        target = defs.get(ref.removeprefix(DEFS_PREFIX))
+        if isinstance(target, Mapping):
+            return target
+    return schema
+
+
+def accepts_null(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> bool:
+    """Whether ``schema`` (its ``$ref`` looked up in ``defs``) lets a value be ``null``.
+
+    True for type ``"null"`` or a type list with it, a ``const`` or ``enum`` holding ``None``,
+    a union (``anyOf`` / ``oneOf``) with a branch that does, and a schema with no type (any
+    value).
+    """
+    schema = resolve_ref(schema, defs)
+    kind = schema.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    if "const" in schema:
+        return schema["const"] is None
+    if isinstance(schema.get("enum"), list):
+        return None in schema["enum"]
+    branches = [*schema.get("anyOf", ()), *schema.get("oneOf", ())]
+    if branches:
+        return any(isinstance(b, Mapping) and accepts_null(b, defs) for b in branches)
+    return kind is None and not {"allOf", "$ref", "properties"} & schema.keys()

@@ -5,8 +5,10 @@ its SDK's error mapping), the pure ``to_*`` / ``from_*`` functions and stream ag
 (built from ``prepare_conversation``, ``NoteRecorder``, ``speaker``, ``ReplyParts`` /
 ``build_reply`` and ``ToolCallAccumulator``), and a provider agent (``AgentMethods``,
 ``create_keywords`` / ``layer_create_settings`` / ``check_reserved`` for its SDK call, the error
-helpers for its SDK's exceptions). The built-in providers import nothing else of llmbridge's
-than the names here and in ``llmbridge``. ``import llmbridge.kit`` imports no provider SDK.
+helpers for its SDK's exceptions; ``output_json_schema`` / ``output_schema_name`` /
+``strict_json_schema`` for structured output). The built-in providers import nothing else of
+llmbridge's than the names here and in ``llmbridge``. ``import llmbridge.kit`` imports no
+provider SDK.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from llmbridge._errors import (
     retry_after_seconds,
 )
 from llmbridge._functions import combine_functions
+from llmbridge._output import OutputSchema, output_json_schema, output_schema_name
 from llmbridge.kit._checks import (
     SUPPORTED_IMAGE_TYPES,
     TOOL_CHOICE_MODES,
@@ -52,6 +55,7 @@ from llmbridge.kit._providers import (
 )
 from llmbridge.kit._reply import ReplyParts, build_reply, partial_reply
 from llmbridge.kit._request import ProviderRequest
+from llmbridge.kit._schema import STRICT_KEYWORDS, strict_json_schema
 from llmbridge.kit._speaker import Speaker, speaker
 from llmbridge.kit._stream import StreamAggregator
 from llmbridge.kit._tool_calls import (
@@ -68,6 +72,7 @@ __all__ = [
     "BUILTIN_PROVIDERS",
     "CUT_ARGUMENTS_SHOWN",
     "NAME_PATTERN",
+    "STRICT_KEYWORDS",
     "SUPPORTED_IMAGE_TYPES",
     "TOOL_CHOICE_MODES",
     "WEB_URL_SCHEMES",
@@ -77,6 +82,7 @@ __all__ = [
     "NoteKind",
     "NoteLog",
     "NoteRecorder",
+    "OutputSchema",
     "PreparedConversation",
     "ProviderInfo",
     "ProviderRequest",
@@ -105,6 +111,8 @@ __all__ = [
     "load_provider",
     "log_notes",
     "omitted_detail",
+    "output_json_schema",
+    "output_schema_name",
     "partial_reply",
     "prepare_conversation",
     "provider_info",
@@ -115,6 +123,7 @@ __all__ = [
     "sanitize_identifier",
     "shorten_identifier",
     "speaker",
+    "strict_json_schema",
     "tool_call_id_or_fallback",
     "unsupported_envelope",
     "unsupported_image_url",
