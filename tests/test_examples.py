@@ -25,6 +25,7 @@ EXPECTED = {
     "'user', 'user']",
     "core_demo.py": "load_messages(dump_messages(history)) == history",
     "tracing.py": '"name": "chat gpt-4o-mini"',
+    "structured_output.py": "== anthropic: Rhine by train, 5 nights\n   Basel: 2",
 }
 
 
@@ -80,6 +81,7 @@ RUNNABLE_SECTIONS = {
     "OpenAI-compatible servers": "Hello from a local model.",
     "Timeouts and retries": "True OpenAI API error (timeout): Request timed out.",
     "Write your own provider": "You said: hi",
+    "Structured output": "name='Lyon' population=None\n['name', 'population']",
 }
 
 
