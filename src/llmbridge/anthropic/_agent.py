@@ -135,7 +135,7 @@ class AnthropicChatAgent(AgentMethods):
         check_reserved(create_kwargs, _RESERVED, "AnthropicChatAgent")
         self.create_kwargs: dict[str, Any] = dict(create_kwargs)
         # Each note of an output_schema transform is logged once per agent.
-        self._schema_log = NoteLog(source=f"AnthropicChatAgent {name!r} output_schema")
+        self._schema_log = NoteLog(source=f"AnthropicChatAgent {name!r}")
 
     def __repr__(self) -> str:
         return f"AnthropicChatAgent(name={self.name!r}, model={self.model!r})"

@@ -126,7 +126,7 @@ class OpenAIChatAgent(AgentMethods):
         _set_if(base, "seed", seed)
         self._base_arguments = base
         # Each "repaired" note of an output_schema transform is logged once per agent.
-        self._schema_log = NoteLog(source=f"OpenAIChatAgent {name!r} output_schema")
+        self._schema_log = NoteLog(source=f"OpenAIChatAgent {name!r}")
 
     def __repr__(self) -> str:
         return f"OpenAIChatAgent(name={self.name!r}, model={self.model!r})"
