@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import pydantic
 import pytest
 
 from llmbridge import GenerateReplyOptions, LLMBridgeError, OutputValidationError
+from llmbridge.kit import output_schema_name
 
 
 class City(pydantic.BaseModel):
@@ -69,3 +70,29 @@ def test_output_validation_error_is_an_llmbridge_error_and_a_value_error_with_th
     assert isinstance(error, LLMBridgeError)
     assert isinstance(error, ValueError)
     assert error.text == "{"
+
+
+T = TypeVar("T")
+
+
+class Box(pydantic.BaseModel, Generic[T]):
+    item: T
+
+
+@pytest.mark.parametrize(
+    ("schema", "name"),
+    [
+        (City, "City"),
+        (OBJECT_SCHEMA, "output"),
+        (Box[int], "Box_int_"),
+        (pydantic.create_model("A" * 80, x=(int, ...)), "A" * 64),
+    ],
+    ids=[
+        "a model sends its __name__",
+        "a dict schema is named output",
+        "characters OpenAI refuses in a name become underscores",
+        "a name is cut to 64 characters",
+    ],
+)
+def test_the_schema_name_follows_the_openai_name_rule(schema: Any, name: str) -> None:
+    assert output_schema_name(schema) == name
