@@ -27,6 +27,12 @@ from llmbridge.openai._request import (
     to_openai,
 )
 from llmbridge.openai._response import from_openai
+from llmbridge.openai._responses._agent import OpenAIResponsesAgent
+from llmbridge.openai._responses._connector import OpenAIResponsesConnector
+from llmbridge.openai._responses._import import from_openai_responses_input
+from llmbridge.openai._responses._request import OpenAIResponsesRequest, to_openai_responses
+from llmbridge.openai._responses._response import from_openai_responses
+from llmbridge.openai._responses._stream import OpenAIResponsesStreamAggregator
 from llmbridge.openai._stream import OpenAIStreamAggregator
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 from llmbridge.openai._wing import (
@@ -42,11 +48,17 @@ __all__ = [
     "OpenAIChatAgent",
     "OpenAIChatRequestMessageConnector",
     "OpenAIRequest",
+    "OpenAIResponsesAgent",
+    "OpenAIResponsesConnector",
+    "OpenAIResponsesRequest",
+    "OpenAIResponsesStreamAggregator",
     "OpenAIStreamAggregator",
     "connected_agent",
     "default_http_client",
     "from_openai",
     "from_openai_messages",
+    "from_openai_responses",
+    "from_openai_responses_input",
     "map_error",
     "map_openai_error",
     "openai_tool_choice",
@@ -54,4 +66,5 @@ __all__ = [
     "request_payload",
     "sdk_client",
     "to_openai",
+    "to_openai_responses",
 ]

@@ -14,12 +14,21 @@ from typing import Final
 import httpx2
 import openai
 
-from llmbridge import ProviderAPIError, RateLimitError, StreamInterruptedError
+from llmbridge import Message, ProviderAPIError, RateLimitError, StreamInterruptedError
 from llmbridge.kit import api_error_for_status, api_error_text, redact_secrets, retry_after_seconds
 
-__all__ = ["PROVIDER", "malformed_stream_error", "map_error", "map_openai_error"]
+__all__ = [
+    "PROVIDER",
+    "RESPONSES_PROVIDER",
+    "malformed_stream_error",
+    "map_error",
+    "map_openai_error",
+    "responses_error",
+]
 
 PROVIDER: Final = "openai"
+RESPONSES_PROVIDER: Final = "openai-responses"
+"""The provider tag of the Responses wing; its SDK exceptions are Chat's, mapped alike."""
 
 # Error `type`s of stream error events, read as the HTTP status that means the same thing.
 _EVENT_TYPE_STATUS: Final[dict[str, int]] = {
@@ -71,7 +80,11 @@ def _status_of(exc: openai.APIError) -> tuple[int | None, int | None]:
 
 
 def map_error(
-    exc: BaseException, *, secrets: Iterable[str | None] = (), accepted_stream: bool = False
+    exc: BaseException,
+    *,
+    secrets: Iterable[str | None] = (),
+    accepted_stream: bool = False,
+    provider: str = PROVIDER,
 ) -> ProviderAPIError | None:
     """Map an OpenAI SDK failure to llmbridge's error tree; ``None`` for any other exception.
 
@@ -83,18 +96,20 @@ def map_error(
     headers. With ``accepted_stream`` (the failure happened inside a stream the API had
     accepted), a stream error event, a dropped connection (an ``httpx2`` transport error, which
     the SDK lets through mid-body) are ``StreamInterruptedError``. ``secrets`` (the client's
-    key) and key-like text never appear in the message. Raise the result ``from exc``.
+    key) and key-like text never appear in the message. ``provider`` is the tag the error
+    carries: ``"openai"`` (Chat Completions) or ``"openai-responses"``, whose SDK exceptions are
+    the same. Raise the result ``from exc``.
     """
     match exc:
         case openai.APIError():
-            mapped = _mapped(exc, secrets)
+            mapped = _mapped(exc, secrets, provider)
             if accepted_stream and _is_stream_event(exc):
                 return _interrupted(f"the OpenAI stream was interrupted: {mapped}", mapped)
             return mapped
         case httpx2.TransportError() if accepted_stream:
             text = f"the OpenAI stream's connection dropped ({type(exc).__name__}: {exc})"
             return StreamInterruptedError(
-                redact_secrets(text, secrets), provider=PROVIDER, retryable=True
+                redact_secrets(text, secrets), provider=provider, retryable=True
             )
         case _:
             return None
@@ -104,10 +119,10 @@ def map_openai_error(
     exc: openai.APIError, *, secrets: Iterable[str | None] = ()
 ) -> ProviderAPIError:
     """``map_error`` for an ``openai.APIError`` (never ``None``); kept from 0.1."""
-    return _mapped(exc, secrets)
+    return _mapped(exc, secrets, PROVIDER)
 
 
-def _mapped(exc: openai.APIError, secrets: Iterable[str | None]) -> ProviderAPIError:
+def _mapped(exc: openai.APIError, secrets: Iterable[str | None], provider: str) -> ProviderAPIError:
     status, class_status = _status_of(exc)
     if class_status is None and not isinstance(exc, openai.APIConnectionError):
         cls, retryable = ProviderAPIError, False
@@ -125,12 +140,12 @@ def _mapped(exc: openai.APIError, secrets: Iterable[str | None]) -> ProviderAPIE
         )
         return RateLimitError(
             message,
-            provider=PROVIDER,
+            provider=provider,
             status_code=status,
             retryable=retryable,
             retry_after=retry_after,
         )
-    return cls(message, provider=PROVIDER, status_code=status, retryable=retryable)
+    return cls(message, provider=provider, status_code=status, retryable=retryable)
 
 
 def _is_stream_event(exc: openai.APIError) -> bool:
@@ -143,7 +158,7 @@ def _is_stream_event(exc: openai.APIError) -> bool:
 def _interrupted(message: str, mapped: ProviderAPIError) -> StreamInterruptedError:
     return StreamInterruptedError(
         message,
-        provider=PROVIDER,
+        provider=mapped.provider,
         status_code=mapped.status_code,
         retryable=mapped.retryable,
     )
@@ -163,3 +178,43 @@ def malformed_stream_error(
         provider=PROVIDER,
         retryable=False,
     )
+
+
+# Responses error codes (a failed response's `error.code`, an `error` event's `code`) that
+# are not the caller's fault, read as the HTTP status meaning the same; every other code is.
+_RESPONSES_CODE_STATUS: Final[dict[str, int]] = {
+    "server_error": 500,
+    "rate_limit_exceeded": 429,
+}
+
+
+def responses_error(
+    code: str | None,
+    message: str | None,
+    *,
+    in_stream: bool = False,
+    partial: Message | None = None,
+) -> ProviderAPIError:
+    """The error for a Responses failure told in a body: a failed response or an ``error`` event.
+
+    ``code`` picks the class: ``rate_limit_exceeded`` -> ``RateLimitError`` and ``server_error``
+    -> ``ProviderUnavailableError`` (both retryable); any other code, or none, ->
+    ``BadRequestError`` (not retryable). No HTTP status applies (the API answered 200), so
+    ``status_code`` is ``None``. With ``in_stream`` the result is a ``StreamInterruptedError``
+    with the same ``retryable`` and ``partial`` (what the stream had assembled). The text reads
+    ``OpenAI API error (<code>): <message>`` with key-like text removed.
+    """
+    cls, retryable = api_error_for_status(_RESPONSES_CODE_STATUS.get(code or "", 400))
+    text = redact_secrets(
+        api_error_text("OpenAI", message or "the response failed", error_type=code or None)
+    )
+    if in_stream:
+        return StreamInterruptedError(
+            f"the OpenAI Responses stream was interrupted: {text}",
+            provider=RESPONSES_PROVIDER,
+            retryable=retryable,
+            partial=partial,
+        )
+    if cls is RateLimitError:
+        return RateLimitError(text, provider=RESPONSES_PROVIDER, status_code=None)
+    return cls(text, provider=RESPONSES_PROVIDER, status_code=None, retryable=retryable)

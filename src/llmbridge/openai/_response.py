@@ -33,7 +33,14 @@ from llmbridge import (
 from llmbridge.kit import ReplyParts, build_reply
 from llmbridge.openai._errors import PROVIDER
 
-__all__ = ["REASONING_FIELDS", "from_openai", "reasoning_text", "reply_parts", "usage_from_openai"]
+__all__ = [
+    "REASONING_FIELDS",
+    "describe_reply",
+    "from_openai",
+    "reasoning_text",
+    "reply_parts",
+    "usage_from_openai",
+]
 
 REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
 """Fields OpenAI-compatible servers (DeepSeek, vLLM, OpenRouter) use for reasoning text on a
@@ -196,7 +203,7 @@ def from_openai(
     """
     inner = completion.content if isinstance(completion, MessageEnvelope) else completion
     if not isinstance(inner, ChatCompletion):
-        detail = f"expected an OpenAI ChatCompletion reply, got {_describe(completion)}"
+        detail = f"expected an OpenAI ChatCompletion reply, got {describe_reply(completion)}"
         if strict_mode:
             raise UnsupportedMessageError(f"{detail} (strict mode)")
         if not isinstance(completion, Message):
@@ -216,7 +223,8 @@ def from_openai(
     return build_reply(parts, agent_name=agent_name, raw=inner)
 
 
-def _describe(value: object) -> str:
+def describe_reply(value: object) -> str:
+    """How an error names a reply of the wrong type (an envelope by what it holds)."""
     if isinstance(value, MessageEnvelope):
         return f"a MessageEnvelope of {type(value.content).__name__}"
     return type(value).__name__

@@ -1,0 +1,1 @@
+"""The OpenAI Responses wing (``client.responses.create``), exported by ``llmbridge.openai``."""

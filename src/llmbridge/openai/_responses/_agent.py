@@ -1,0 +1,265 @@
+"""``OpenAIResponsesAgent``: the provider agent that speaks OpenAI Responses types.
+
+The only module of the Responses wing that calls the SDK client. It takes envelopes of input
+item dicts, maps reply options to ``responses.create()`` arguments and SDK exceptions to
+``ProviderAPIError`` subclasses. Neutral messages need the connector in front.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Final, NoReturn, cast
+
+import httpx2
+import openai
+from openai.resources.responses import AsyncResponses
+from openai.types.responses import Response, ResponseInputItemParam, ResponseStreamEvent
+
+from llmbridge import (
+    Connector,
+    FunctionContract,
+    GenerateReplyOptions,
+    Message,
+    MessageEnvelope,
+    MiddlewareStreamingAgent,
+    ProviderResponseError,
+    UnsupportedMessageError,
+    register_message_connector,
+)
+from llmbridge.kit import (
+    AgentMethods,
+    check_async_client,
+    check_reserved,
+    checked_tool_choice,
+    create_keywords,
+    layer_create_settings,
+)
+from llmbridge.openai._errors import malformed_stream_error, map_error
+from llmbridge.openai._responses._items import PROVIDER
+from llmbridge.openai._responses._tools import responses_tool_choice, responses_tools
+
+__all__ = ["ENCRYPTED_REASONING", "OpenAIResponsesAgent"]
+
+ENCRYPTED_REASONING: Final = "reasoning.encrypted_content"
+"""The ``include`` value that returns reasoning items a later request can replay."""
+
+# Read once at import: the keywords this SDK's create() takes; other settings go in the body.
+_CREATE_KEYWORDS: Final = create_keywords(AsyncResponses.create)
+# Set by the agent itself: from its constructor, the conversation and the calling path.
+_RESERVED: Final = frozenset({"model", "input", "instructions", "stream"})
+_TOO_DEEP: Final = "the reply is nested too deeply for the SDK to parse it as JSON"
+
+
+def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> None:
+    """Lay ``settings`` over ``arguments``: create() keywords as keywords, the rest in the body."""
+    if not settings:
+        return
+    check_reserved(settings, _RESERVED, "OpenAIResponsesAgent")
+    layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
+
+
+def _set_if(arguments: dict[str, Any], key: str, value: object) -> None:
+    if value is not None:
+        arguments[key] = value
+
+
+def _with_encrypted_reasoning(arguments: dict[str, Any]) -> None:
+    """Request ``encrypted_content`` beside whatever ``include`` values were asked for."""
+    include = list(arguments.get("include") or ())
+    if ENCRYPTED_REASONING not in include:
+        include.append(ENCRYPTED_REASONING)
+    arguments["include"] = include
+
+
+class OpenAIResponsesAgent(AgentMethods):
+    """An agent that answers through the OpenAI Responses API, in the SDK's own types.
+
+    Takes only ``MessageEnvelope``s of input item dicts (register a connector to speak neutral
+    messages). ``system_message`` is sent as ``instructions``. Stateless by default:
+    ``store=False`` and ``include=["reasoning.encrypted_content"]`` (added to any ``include``
+    given), so a conversation kept as neutral messages replays its reasoning; with
+    ``store=True`` the same items are sent and ``encrypted_content`` is still requested.
+    Replies are ``MessageEnvelope[Response]``; streams are
+    ``MessageEnvelope[ResponseStreamEvent]``. Options: ``temperature``, ``max_tokens`` ->
+    ``max_output_tokens``, ``functions`` -> flat ``tools`` with ``strict: false`` (constructor
+    functions first; the first of a name wins), ``tool_choice`` flat; ``extra`` and
+    ``create_kwargs`` keys ``create()`` takes pass as keywords, the rest through ``extra_body``.
+    Per-call options win over constructor settings.
+
+    Raises ``TypeError`` at construction for a sync client, ``UnsupportedMessageError`` for any
+    other input, ``ValueError`` for ``stop_sequences`` (the Responses API has none), for
+    settings naming ``model``, ``input``, ``instructions`` or ``stream`` and for a
+    ``tool_choice`` naming no offered function, and ``ProviderAPIError`` subclasses (SDK error
+    as ``__cause__``) when the API call fails, before or during a stream.
+    """
+
+    provider: ClassVar[str] = PROVIDER
+    """The provider tag of the wire API this agent calls."""
+
+    def __init__(
+        self,
+        client: openai.AsyncOpenAI,
+        *,
+        name: str,
+        model: str,
+        system_message: str | None = None,
+        max_output_tokens: int | None = None,
+        temperature: float | None = None,
+        functions: Iterable[FunctionContract] | None = None,
+        store: bool = False,
+        **create_kwargs: Any,
+    ) -> None:
+        check_async_client(
+            client,
+            openai.OpenAI,
+            openai,
+            agent="OpenAIResponsesAgent",
+            use="openai.AsyncOpenAI or openai.AsyncAzureOpenAI",
+        )
+        self.client = client
+        self.name = name
+        self.model = model
+        self.system_message = system_message
+        self.store = store
+        self.functions: tuple[FunctionContract, ...] = tuple(functions or ())
+        base: dict[str, Any] = {"model": model, "store": store}
+        _layer(base, create_kwargs)
+        _with_encrypted_reasoning(base)
+        _set_if(base, "instructions", system_message)
+        _set_if(base, "temperature", temperature)
+        _set_if(base, "max_output_tokens", max_output_tokens)
+        self._base_arguments = base
+
+    def __repr__(self) -> str:
+        return f"OpenAIResponsesAgent(name={self.name!r}, model={self.model!r})"
+
+    def _items(self, messages: Sequence[Message]) -> list[ResponseInputItemParam]:
+        items: list[ResponseInputItemParam] = []
+        for index, message in enumerate(messages):
+            content = message.content if isinstance(message, MessageEnvelope) else None
+            if not isinstance(content, dict):
+                raise UnsupportedMessageError(
+                    f"OpenAIResponsesAgent {self.name!r} takes only MessageEnvelope"
+                    f"[ResponseInputItemParam], got {_describe(message)}; register a connector "
+                    "(agent.register_message_connector()) to send neutral messages",
+                    index=index,
+                )
+            items.append(cast(ResponseInputItemParam, content))
+        return items
+
+    def create_arguments(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> dict[str, Any]:
+        """Return the keyword arguments of the ``responses.create()`` call.
+
+        Raises ``UnsupportedMessageError`` for input that is not an envelope of an item dict,
+        and ``ValueError`` before anything is sent for ``stop_sequences`` and for a
+        ``tool_choice`` naming no offered function (or ``"required"`` with none offered);
+        ``"auto"`` and ``"none"`` without functions are left out.
+        """
+        arguments = dict(self._base_arguments)
+        arguments["input"] = self._items(messages)
+        per_call = options.functions if options is not None else None
+        tools = responses_tools(self.functions, per_call)
+        if tools:
+            arguments["tools"] = tools
+        if options is None:
+            return arguments
+        if options.stop_sequences is not None:
+            raise ValueError(
+                "the OpenAI Responses API has no stop sequences; drop stop_sequences (or use "
+                "OpenAIChatAgent, whose Chat Completions API takes them)"
+            )
+        _layer(arguments, options.extra)
+        if options.extra and "include" in options.extra:
+            _with_encrypted_reasoning(arguments)
+        _set_if(arguments, "temperature", options.temperature)
+        _set_if(arguments, "max_output_tokens", options.max_tokens)
+        tool_choice = checked_tool_choice(options.tool_choice, [tool["name"] for tool in tools])
+        if tool_choice is not None:
+            arguments["tool_choice"] = responses_tool_choice(tool_choice)
+        return arguments
+
+    def _secrets(self) -> tuple[str | None, ...]:
+        api_key = getattr(self.client, "api_key", None)
+        return (api_key if isinstance(api_key, str) else None,)
+
+    async def generate_reply(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> MessageEnvelope[Response]:
+        """Call the API once and return the ``Response`` in an envelope from this agent.
+
+        Raises the mapped ``ProviderAPIError`` when the call fails, and
+        ``ProviderResponseError`` when the HTTP 200 body is not a JSON object.
+        """
+        arguments = self.create_arguments(messages, options)
+        try:
+            response: object = await self.client.responses.create(**arguments)
+        except openai.APIError as exc:
+            self._raise(exc)
+        except RecursionError:
+            # The SDK's JSON parser gives up on a body nested thousands of levels deep.
+            raise ProviderResponseError(_TOO_DEEP) from None
+        if not isinstance(response, Response):
+            raise ProviderResponseError(
+                "the reply is not an OpenAI response: the HTTP 200 body is of type "
+                f"{type(response).__name__}, not a JSON object",
+                response=response,
+            )
+        return MessageEnvelope(response, self.name)
+
+    async def generate_streaming_reply(
+        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
+    ) -> AsyncIterator[MessageEnvelope[ResponseStreamEvent]]:
+        """Stream the API's events, each in an envelope from this agent.
+
+        A failure before or during the stream raises the mapped ``ProviderAPIError``; event data
+        that is not JSON raises ``StreamInterruptedError`` (not retryable).
+        """
+        arguments = self.create_arguments(messages, options)
+        arguments["stream"] = True
+        try:
+            stream = await self.client.responses.create(**arguments)
+        except openai.APIError as exc:
+            self._raise(exc)
+        events = cast(openai.AsyncStream[ResponseStreamEvent], stream)
+        iterator = events.__aiter__()
+        try:
+            while True:
+                # Only the SDK's own iteration is guarded: errors thrown in at `yield` pass by.
+                try:
+                    event = await iterator.__anext__()
+                except StopAsyncIteration:
+                    return
+                except openai.APIError as exc:
+                    self._raise(exc)
+                except httpx2.TransportError as exc:  # a dropped connection mid-body
+                    self._raise(exc, accepted_stream=True)
+                except (ValueError, RecursionError) as exc:  # json.loads gave up on the data
+                    raise malformed_stream_error(exc, secrets=self._secrets()) from exc
+                yield MessageEnvelope(event, self.name)
+        finally:
+            await events.close()
+
+    def _raise(self, exc: Exception, *, accepted_stream: bool = False) -> NoReturn:
+        mapped = map_error(
+            exc, secrets=self._secrets(), accepted_stream=accepted_stream, provider=PROVIDER
+        )
+        if mapped is None:
+            raise exc
+        raise mapped from exc
+
+    def register_message_connector(
+        self, connector: Connector | None = None
+    ) -> MiddlewareStreamingAgent:
+        """Return a new streaming agent that speaks neutral messages through ``connector``.
+
+        With no connector, the default registered for this agent type is used.
+        """
+        return register_message_connector(self, connector)
+
+
+def _describe(message: Message) -> str:
+    if isinstance(message, MessageEnvelope):
+        return f"a MessageEnvelope of {type(message.content).__name__}"
+    return type(message).__name__
