@@ -70,6 +70,11 @@ def _run_blocked(blocked: tuple[str, ...], code: str) -> subprocess.CompletedPro
             "llmbridge.anthropic needs the anthropic SDK: pip install 'llmbridge[anthropic]'",
         ),
         (
+            "google",
+            "from llmbridge.gemini import to_gemini",
+            "llmbridge.gemini needs the google-genai SDK: pip install 'llmbridge[gemini]'",
+        ),
+        (
             "respx",
             "from llmbridge.testing import ScriptedProvider",
             "llmbridge.testing.ScriptedProvider needs httpx and respx: "
@@ -100,6 +105,7 @@ def _run_blocked(blocked: tuple[str, ...], code: str) -> subprocess.CompletedPro
     ids=[
         "llmbridge.openai without openai names the openai extra",
         "llmbridge.anthropic without anthropic names the anthropic extra",
+        "llmbridge.gemini without google-genai names the gemini extra",
         "the scripted provider without respx names the testing extra",
         "a response builder without httpx names the testing extra",
         "the kit's OpenAI client builder without openai names the openai extra",
@@ -146,7 +152,7 @@ def _imported_roots(path: Path, *, module_level_only: bool = False) -> set[str]:
     return roots
 
 
-PROVIDERS = ("openai", "anthropic")
+PROVIDERS = ("openai", "anthropic", "gemini")
 SDKS = ("openai", "anthropic", "google")
 # Not core: the provider wings, and the packages that may use them (lazily).
 OUTSIDE_CORE = {*PROVIDERS, "testing", "cli"}
@@ -223,11 +229,16 @@ def test_provider_packages_import_only_public_names_of_llmbridge(path: Path) -> 
             assert module in ("llmbridge", "llmbridge.kit"), f"{_name(path)} imports {module}"
 
 
-@pytest.mark.parametrize(("provider", "other"), [("openai", "anthropic"), ("anthropic", "openai")])
+_SDK_ROOTS = {"openai": "openai", "anthropic": "anthropic", "gemini": "google"}
+
+
+@pytest.mark.parametrize(
+    ("provider", "other"), [(p, o) for p in PROVIDERS for o in PROVIDERS if p != o]
+)
 def test_providers_do_not_import_each_other(provider: str, other: str) -> None:
     for path in (SRC / provider).glob("*.py"):
         for module in _imported_roots(path):
-            assert module.split(".")[0] != other, f"{path} imports {module}"
+            assert module.split(".")[0] != _SDK_ROOTS[other], f"{path} imports {module}"
             assert not module.startswith(f"llmbridge.{other}"), f"{path} imports {module}"
 
 

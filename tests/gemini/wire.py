@@ -140,7 +140,9 @@ def _base64_size(value: Any, path: str, rule: str) -> int:
     if not isinstance(value, str) or not value:
         _fail(path, rule, "expected non-empty base64 text")
     try:
-        return len(base64.b64decode(value, validate=True))
+        # The API takes standard and URL-safe base64 (the protobuf JSON mapping of bytes), and
+        # the SDK sends URL-safe: it re-encodes every bytes field it was given as base64 text.
+        return len(base64.b64decode(value.replace("-", "+").replace("_", "/"), validate=True))
     except binascii.Error:
         _fail(path, rule, "not valid base64")
 

@@ -1,0 +1,457 @@
+"""One neutral message -> Gemini parts (``match`` with class patterns over message types).
+
+``Converter`` handles a message at a time and hands the parts of one role to a sink
+(``_contents``); it never mutates its input and never re-encodes an image (it reads the
+``base64_data`` each ``ImageMessage`` caches). Parts are plain dicts in the SDK's snake_case
+field names. Lossy changes go through ``NoteRecorder``, the one lenient/strict decision point;
+rule violations raise ``InvalidMessageError`` in both modes.
+"""
+
+from __future__ import annotations
+
+import binascii
+import json
+import re
+from base64 import b64decode
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from llmbridge import (
+    ImageMessage,
+    InvalidMessageError,
+    Message,
+    MessageEnvelope,
+    MultiModalMessage,
+    Reasoning,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallAggregateMessage,
+    ToolCallMessage,
+    ToolCallResultMessage,
+    UnsupportedMessageError,
+)
+from llmbridge.gemini._contents import Part, Sink
+from llmbridge.kit import (
+    NoteRecorder,
+    check_text,
+    omitted_detail,
+    sanitize_identifier,
+    tool_call_id_or_fallback,
+    unsupported_envelope,
+)
+
+__all__ = [
+    "ENVELOPE_ROLES",
+    "INLINE_IMAGE_TYPES",
+    "MAX_INLINE_BYTES",
+    "SKIP_THOUGHT_SIGNATURE",
+    "Converter",
+    "is_file_uri",
+]
+
+SKIP_THOUGHT_SIGNATURE: Final = "skip_thought_signature_validator"
+"""Google's documented bypass value for a function call without a signature of its own.
+
+It reaches the wire literally (the SDK sends a ``str`` in a bytes field unchanged), never as
+base64 of the string, which the API rejects as a corrupted signature."""
+INLINE_IMAGE_TYPES: Final = frozenset({"image/png", "image/jpeg", "image/webp"})
+"""The image types sent as ``inline_data`` (GIF is not a Gemini image type)."""
+MAX_INLINE_BYTES: Final = 20 * 1024 * 1024
+"""Gemini refuses a request whose inline data exceeds 20 MB (larger files go through the Files
+API)."""
+ENVELOPE_ROLES: Final = frozenset({"user", "model", "system"})
+"""The roles of content dicts passed through in envelopes (``system`` goes to the
+``system_instruction``)."""
+# Files API URIs, on either API version the SDK uses.
+_FILE_URI: Final = re.compile(
+    r"^https://generativelanguage\.googleapis\.com/v1(beta)?/files/[^/]+$"
+)
+_FUNCTION_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+_SUFFIX_TYPES: Final = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"} | {
+    ".webp": "image/webp"
+}
+_ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "model"}
+_DECODE: Final = json.JSONDecoder().decode
+
+
+def is_file_uri(url: str) -> bool:
+    """Whether ``url`` is one Gemini reads as ``file_data``: ``gs://`` or a Files API URI."""
+    return url.startswith("gs://") or _FILE_URI.match(url) is not None
+
+
+def _has_parts(payload: dict[str, Any]) -> bool:
+    parts = payload.get("parts")
+    return isinstance(parts, list) and bool(parts) and all(isinstance(p, dict) for p in parts)
+
+
+def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any]:
+    """The arguments of ``call`` as the ``args`` object (``""`` is ``{}``)."""
+    arguments = call.function_arguments
+    if arguments == "":
+        return {}
+    field = f"tool_calls[{position}].function_arguments"
+    check_text(arguments, index=index, field=field)
+    try:
+        value = _DECODE(arguments)
+    except (ValueError, RecursionError):
+        value = None
+        problem = "are not valid JSON (or nested too deeply to parse)"
+    else:
+        problem = f"are JSON but not an object ({type(value).__name__})"
+    if not isinstance(value, dict):
+        raise InvalidMessageError(
+            f"the arguments of tool call {call.function_name!r} {problem}; Gemini needs a JSON "
+            "object",
+            index=index,
+            field=field,
+        )
+    return value
+
+
+class Converter:
+    """Converts one neutral message at a time into ``sink`` (``convert`` dispatches on type).
+
+    ``provider`` is the tag (``"gemini"`` or ``"vertex"``) whose reasoning and signatures are
+    sent back. ``convert(message, index)`` raises ``InvalidMessageError`` (both modes) for a
+    message that breaks a rule, and records notes (raising in strict mode when they are lossy).
+    """
+
+    __slots__ = ("agent_name", "inline_bytes", "prefix", "provider", "recorder", "sink")
+
+    def __init__(
+        self, agent_name: str, recorder: NoteRecorder, name_policy: str, sink: Sink, provider: str
+    ) -> None:
+        self.agent_name = agent_name
+        self.recorder = recorder
+        self.prefix = name_policy == "prefix"
+        self.sink = sink
+        self.provider = provider
+        self.inline_bytes = 0
+
+    def convert(self, message: Message, index: int) -> None:
+        """Convert ``message`` (neutral index ``index``); other types are unsupported (dropped
+        with a note; strict mode: ``UnsupportedMessageError``)."""
+        match message:
+            case TextMessage():
+                self.text(message, index)
+            case ToolCallMessage():
+                self.tool_calls(message, index)
+            case ToolCallResultMessage():
+                self.tool_results(message, index)
+            case ToolCallAggregateMessage():
+                self.aggregate(message, index)
+            case ImageMessage():
+                self.image(message, index)
+            case MultiModalMessage():
+                self.multimodal(message, index)
+            case MessageEnvelope():
+                self.envelope(message, index)
+            case _:
+                self.recorder.record(
+                    index,
+                    "dropped",
+                    f"{type(message).__name__} cannot be sent to Gemini",
+                    error=UnsupportedMessageError,
+                )
+
+    # -- shared pieces -------------------------------------------------------------------
+
+    def _sender(self, parts: list[Part], name: str, index: int) -> list[Part]:
+        """Apply the name policy to the parts of another agent's message."""
+        if self.prefix:
+            check_text(name, index=index, field="from_")
+            self.recorder.record(index, "repaired", f"sender name carried as a '[{name}] ' prefix")
+            return [{"text": f"[{name}] "}, *parts]
+        self.recorder.record(
+            index, "dropped", f"sender name {name!r} cannot be sent to Gemini", field="from_"
+        )
+        return parts
+
+    def _text_part(self, text: str, index: int, field: str) -> Part | None:
+        check_text(text, index=index, field=field)
+        if text and not text.isspace():
+            return {"text": text}
+        self.recorder.record(index, "dropped", "empty or whitespace-only text", field=field)
+        return None
+
+    def _signature(self, data: Mapping[str, Any], index: int, field: str) -> str | None:
+        """The ``thought_signature`` recorded under this provider's tag, checked."""
+        entry = data.get(self.provider)
+        signature = entry.get("thought_signature") if isinstance(entry, Mapping) else None
+        if signature is None or signature == SKIP_THOUGHT_SIGNATURE:
+            return signature
+        return self._checked_signature(signature, index, field)
+
+    @staticmethod
+    def _checked_signature(signature: Any, index: int, field: str) -> str:
+        if isinstance(signature, str) and signature:
+            # Standard or URL-safe base64: the SDK sends either as URL-safe.
+            standard = signature.replace("-", "+").replace("_", "/")
+            try:
+                b64decode(standard, validate=True)
+            except (binascii.Error, ValueError):
+                pass
+            else:
+                return signature
+        raise InvalidMessageError(
+            f"{field} must be a thought signature as base64 text, got {signature!r}",
+            index=index,
+            field=field,
+        )
+
+    def _thoughts(self, reasoning: Sequence[Reasoning], index: int) -> list[Part]:
+        parts: list[Part] = []
+        omitted: list[str] = []
+        for position, item in enumerate(reasoning):
+            if item.provider != self.provider:
+                omitted.append(repr(item.provider))
+                continue
+            field = f"reasoning[{position}]"
+            check_text(item.text, index=index, field=f"{field}.text")
+            if not item.text and not item.signature:
+                omitted.append("empty")
+                continue
+            part: Part = {"text": item.text, "thought": True}
+            if item.signature:
+                part["thought_signature"] = self._checked_signature(
+                    item.signature, index, f"{field}.signature"
+                )
+            parts.append(part)
+        if omitted:
+            self.recorder.record(
+                index, "omitted", f"reasoning not sent to Gemini ({', '.join(omitted)})"
+            )
+        return parts
+
+    def _function_name(self, name: str, position: int, index: int) -> str:
+        if _FUNCTION_NAME.fullmatch(name):
+            return name
+        field = f"tool_calls[{position}].function_name"
+        check_text(name, index=index, field=field)
+        cleaned = sanitize_identifier(name, max_length=127)
+        if not (cleaned[0].isascii() and (cleaned[0].isalpha() or cleaned[0] == "_")):
+            cleaned = f"_{cleaned}"
+        self.recorder.record(
+            index,
+            "renamed",
+            f"function name {name!r} does not match [A-Za-z_][A-Za-z0-9_.:-]{{0,127}}: renamed "
+            f"{cleaned!r}",
+            field=field,
+        )
+        return cleaned
+
+    def _image_part(self, image: ImageMessage, index: int, field_prefix: str = "") -> Part | None:
+        where = f" ({field_prefix.rstrip('.')})" if field_prefix else ""
+        omitted = omitted_detail(image, provider="Gemini", field_prefix=field_prefix)
+        if omitted is not None:
+            self.recorder.record(index, "omitted", omitted)
+        if image.url is not None:
+            if not is_file_uri(image.url):
+                self._unsupported(index, f"image URLs other than gs:// and Files API URIs{where}")
+                return None
+            media_type = image.media_type or _SUFFIX_TYPES.get(
+                image.url[image.url.rfind(".") :].lower()
+            )
+            file_data = {"file_uri": image.url}
+            if media_type is not None:
+                file_data["mime_type"] = media_type
+            return {"file_data": file_data}
+        media_type = image.media_type
+        if media_type == "image/gif":
+            self._unsupported(index, f"GIF images{where}")
+            return None
+        if media_type not in INLINE_IMAGE_TYPES:
+            raise InvalidMessageError(
+                f"Gemini accepts image/png, image/jpeg or image/webp images, got {media_type!r}",
+                index=index,
+                field=f"{field_prefix}media_type",
+            )
+        data = image.data or b""
+        self.inline_bytes += len(data)
+        if self.inline_bytes > MAX_INLINE_BYTES:
+            raise InvalidMessageError(
+                f"the request's inline data passes the {MAX_INLINE_BYTES}-byte limit of Gemini "
+                "with this image; send large files through the Files API (a file_data URI)",
+                index=index,
+                field=f"{field_prefix}data",
+            )
+        return {"inline_data": {"mime_type": media_type, "data": image.base64_data}}
+
+    def _unsupported(self, index: int, what: str) -> None:
+        self.recorder.record(
+            index, "dropped", f"{what} cannot be sent to Gemini", error=UnsupportedMessageError
+        )
+
+    def _not_from_self(self, message: Message, index: int, what: str) -> None:
+        if message.from_ == self.agent_name:
+            raise InvalidMessageError(
+                f"{what} cannot come from the agent itself (models do not produce images)",
+                index=index,
+                field="from_",
+            )
+
+    # -- one handler per message type ----------------------------------------------------
+
+    def text(self, message: TextMessage, index: int) -> None:
+        """SYSTEM -> system instruction; self -> model (thought parts first); no sender -> its
+        role (user/model, else ``InvalidMessageError``); another agent -> user (name policy)."""
+        role, from_ = message.role, message.from_
+        if role == Role.SYSTEM:
+            part = self._text_part(message.content, index, "content")
+            if part is not None:
+                parts = [part]
+                if from_ is not None and from_ != self.agent_name:
+                    parts = self._sender(parts, from_, index)
+                self.sink.add_system(parts, index)
+            return
+        if from_ == self.agent_name:
+            turn = "model"
+        elif from_ is None:
+            turn = _ROLE_WITHOUT_SENDER.get(role, "")
+            if not turn:
+                raise InvalidMessageError(
+                    f"a TextMessage without sender needs role user, assistant or system, got "
+                    f"{str(role)!r}",
+                    index=index,
+                    field="role",
+                )
+        else:
+            turn = "user"
+        if turn == "user":
+            part = self._text_part(message.content, index, "content")
+            if message.reasoning:
+                self.recorder.record(index, "omitted", "reasoning is not sent in a user turn")
+            if part is not None:
+                parts = [part] if from_ is None else self._sender([part], from_, index)
+                self.sink.add("user", parts, index)
+            return
+        parts = self._thoughts(message.reasoning, index) if message.reasoning else []
+        signed = self._model_text(message.content, message.provider_data, index)
+        if signed is not None:
+            parts.append(signed)
+        if parts:
+            self.sink.add("model", parts, index)
+
+    def _model_text(self, text: str, data: Mapping[str, Any], index: int) -> Part | None:
+        """A model text part with its own signature; an empty text is kept only when signed."""
+        signature = self._signature(data, index, f"provider_data[{self.provider!r}]")
+        if signature is None:
+            return self._text_part(text, index, "content")
+        check_text(text, index=index, field="content")
+        return {"text": text, "thought_signature": signature}
+
+    def image(self, message: ImageMessage, index: int) -> None:
+        """A user image part; from self: ``InvalidMessageError``."""
+        self._not_from_self(message, index, "an ImageMessage")
+        part = self._image_part(message, index)
+        if part is not None:
+            parts = [part]
+            if message.from_ is not None:
+                parts = self._sender(parts, message.from_, index)
+            self.sink.add("user", parts, index)
+
+    def multimodal(self, message: MultiModalMessage, index: int) -> None:
+        """One user content, items in order; from self: ``InvalidMessageError``."""
+        self._not_from_self(message, index, "a MultiModalMessage")
+        parts: list[Part] = []
+        for position, item in enumerate(message.content):
+            if isinstance(item, ImageMessage):
+                part = self._image_part(item, index, f"content[{position}].")
+            else:
+                part = self._text_part(item.content, index, f"content[{position}]")
+            if part is not None:
+                parts.append(part)
+        if not parts:
+            self.recorder.record(index, "dropped", "nothing left to send in this message")
+            return
+        if message.from_ is not None:
+            parts = self._sender(parts, message.from_, index)
+        self.sink.add("user", parts, index)
+
+    def tool_calls(self, message: ToolCallMessage, index: int) -> None:
+        """A model content: thought parts, text (if any), one ``function_call`` per call with
+        the parsed ``args`` and its own signature; from another agent or with non-object
+        arguments: ``InvalidMessageError``."""
+        from_ = message.from_
+        if from_ is not None and from_ != self.agent_name:
+            raise InvalidMessageError(
+                f"tool calls from another agent ({from_!r}) cannot be sent; only the agent "
+                "itself calls tools",
+                index=index,
+                field="from_",
+            )
+        parts = self._thoughts(message.reasoning, index) if message.reasoning else []
+        if message.content or self.provider in message.provider_data:
+            text = self._model_text(message.content or "", message.provider_data, index)
+            if text is not None:
+                parts.append(text)
+        for position, call in enumerate(message.tool_calls):
+            # Ids come assigned by prepare_conversation (Gemini takes them as they are).
+            function_call = {
+                "name": self._function_name(call.function_name, position, index),
+                "args": _parse_arguments(call, position, index),
+                "id": call.tool_call_id or tool_call_id_or_fallback(call, position),
+            }
+            part: Part = {"function_call": function_call}
+            field = f"tool_calls[{position}].provider_data[{self.provider!r}]"
+            signature = self._signature(call.provider_data, index, field)
+            if signature is not None:
+                part["thought_signature"] = signature
+            parts.append(part)
+        self.sink.add("model", parts, index)
+
+    def tool_results(self, message: ToolCallResultMessage, index: int) -> None:
+        """A user content of ``function_response`` parts for the calls whose result is not
+        ``None`` (the sink puts them in call order)."""
+        parts: list[Part] = []
+        for position, call in enumerate(message.tool_calls):
+            result = call.result
+            if result is None:
+                continue
+            check_text(result, index=index, field=f"tool_calls[{position}].result")
+            call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
+            response = {
+                # The sink names it after the call it answers, which the API requires.
+                "name": self.sink.call_name(call_id)
+                or self._function_name(call.function_name, position, index),
+                "id": call_id,
+                "response": {"error" if call.is_error else "output": result},
+            }
+            parts.append({"function_response": response})
+        if parts:  # results that are all None carry nothing: no content, nothing lost
+            self.sink.add("user", parts, index)
+
+    def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
+        """Self or no sender: the call content then the response content; another agent: the
+        results as user text parts (name policy)."""
+        from_ = message.from_
+        if from_ is None or from_ == self.agent_name:
+            self.tool_calls(message.tool_call_message, index)
+            self.tool_results(message.tool_call_result_message, index)
+            return
+        parts: list[Part] = []
+        for position, call in enumerate(message.tool_call_result_message.tool_calls):
+            if call.result is not None:
+                part = self._text_part(call.result, index, f"tool_calls[{position}].result")
+                if part is not None:
+                    parts.append(part)
+        if parts:
+            self.sink.add("user", self._sender(parts, from_, index), index)
+        else:
+            self.recorder.record(index, "dropped", "nothing left to send in this message")
+
+    def envelope(self, message: MessageEnvelope[Any], index: int) -> None:
+        """A user, model or system content dict passes through to the sink; anything else
+        (another provider's message) is unsupported."""
+        unsupported = unsupported_envelope(
+            message, roles=ENVELOPE_ROLES, target="a Gemini content", expected="a Content dict"
+        )
+        if unsupported is None and not _has_parts(message.content):
+            # Another provider's dict of a shared role ({"role": "user", "content": ...}).
+            unsupported = "a MessageEnvelope of a dict without a non-empty 'parts' list of part "
+            unsupported += "dicts is not a Gemini content"
+        if unsupported is None:
+            self.sink.pass_through(message, index)
+        else:
+            self.recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)

@@ -1,0 +1,163 @@
+"""Gemini stream chunks -> live neutral updates and one final message.
+
+State only, no I/O: feed each streamed ``GenerateContentResponse`` to ``add`` and get the
+updates it produces; ``finish`` joins the chunks into one response and converts it with
+``from_gemini``, so the final message equals the non-streaming result of the same reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from google.genai import types
+
+from llmbridge import (
+    Message,
+    ReasoningMessageUpdate,
+    Role,
+    StreamInterruptedError,
+    TextMessageUpdate,
+    ToolCallMessageUpdate,
+)
+from llmbridge.gemini._errors import PROVIDER
+from llmbridge.gemini._response import (
+    arguments_json,
+    fallback_call_id,
+    from_gemini,
+    join_parts,
+    reply_parts,
+)
+from llmbridge.kit import NoteRecorder, partial_reply
+
+__all__ = ["GeminiStreamAggregator"]
+
+
+class GeminiStreamAggregator:
+    """Turns one Gemini ``streamGenerateContent`` stream into neutral updates and a final message.
+
+    ``add(chunk)`` returns the updates a chunk carries, live: ``TextMessageUpdate`` per text
+    piece, ``ReasoningMessageUpdate`` per thought piece, and one ``ToolCallMessageUpdate`` per
+    function call, which Gemini sends whole: the full arguments, ``index`` counting the calls
+    (0, 1, ...), the id the call came with or ``f"{name}_{index}"``. Usage is cumulative in a
+    stream: the last value of each field wins (a field missing from a later chunk keeps its
+    value). ``finish()`` joins the chunks (text pieces of one part concatenated, see
+    ``join_parts``) into one response, the final message's ``raw``, and returns
+    ``from_gemini`` of it, raising what ``from_gemini`` raises; it raises
+    ``StreamInterruptedError`` (retryable, ``.partial`` set) when no chunk carried a finish
+    reason (a blocked prompt, which has none, is content filtered instead). ``partial`` is what
+    has arrived so far, or ``None``. ``provider`` is the tag (``"gemini"`` or ``"vertex"``).
+    """
+
+    def __init__(
+        self, agent_name: str, *, provider: str = PROVIDER, strict_mode: bool = False
+    ) -> None:
+        self.agent_name = agent_name
+        self.provider = provider
+        self._strict_mode = strict_mode
+        self._parts: list[types.Part] = []
+        self._calls = 0
+        self._candidates: set[int] = set()
+        self._finish_reason: types.FinishReason | None = None
+        self._usage: dict[str, Any] = {}
+        self._feedback: types.GenerateContentResponsePromptFeedback | None = None
+        self._last: types.GenerateContentResponse | None = None
+
+    def add(self, chunk: types.GenerateContentResponse) -> list[Message]:
+        """Record one chunk; return the neutral updates it carries (possibly none)."""
+        self._last = chunk
+        if chunk.prompt_feedback is not None:
+            self._feedback = chunk.prompt_feedback
+        usage = chunk.usage_metadata
+        if usage is not None:
+            for name in usage.model_fields_set:
+                value = getattr(usage, name)
+                if value is not None:
+                    self._usage[name] = value
+        updates: list[Message] = []
+        for candidate in chunk.candidates or ():
+            index = candidate.index or 0
+            self._candidates.add(index)
+            if index != min(self._candidates):
+                continue  # from_gemini refuses several candidates; only the first is shown
+            if candidate.finish_reason is not None:
+                self._finish_reason = candidate.finish_reason
+            content = candidate.content
+            for part in (content.parts or ()) if content is not None else ():
+                self._parts.append(part)
+                update = self._update(part)
+                if update is not None:
+                    updates.append(update)
+        return updates
+
+    def _update(self, part: types.Part) -> Message | None:
+        call = part.function_call
+        if call is not None:
+            index = self._calls
+            self._calls += 1
+            return ToolCallMessageUpdate(
+                call.name or "",
+                arguments_json(call.args),
+                self.agent_name,
+                index=index,
+                tool_call_id=fallback_call_id(call, index),
+            )
+        if not part.text:
+            return None
+        if part.thought:
+            return ReasoningMessageUpdate(part.text, self.agent_name)
+        return TextMessageUpdate(Role.ASSISTANT, part.text, self.agent_name)
+
+    def joined(self, *, every_candidate: bool = True) -> types.GenerateContentResponse:
+        """The chunks so far as one response (``finish``'s ``raw``).
+
+        With ``every_candidate``, each further candidate index seen adds an empty candidate, so
+        the conversion refuses the reply as the non-streaming one would be refused.
+        """
+        candidates: list[types.Candidate] = []
+        if self._candidates:
+            first = min(self._candidates)
+            content = types.Content(role="model", parts=join_parts(self._parts))
+            candidates.append(
+                types.Candidate(content=content, finish_reason=self._finish_reason, index=first)
+            )
+            if every_candidate:
+                others = sorted(self._candidates - {first})
+                candidates.extend(types.Candidate(index=index) for index in others)
+        last = self._last
+        return types.GenerateContentResponse(
+            candidates=candidates or None,
+            prompt_feedback=self._feedback,
+            usage_metadata=(
+                types.GenerateContentResponseUsageMetadata(**self._usage) if self._usage else None
+            ),
+            model_version=None if last is None else last.model_version,
+            response_id=None if last is None else last.response_id,
+        )
+
+    @property
+    def partial(self) -> Message | None:
+        """What has arrived so far as a neutral message (unchecked), or ``None``."""
+        if self._last is None:
+            return None
+        recorder = NoteRecorder(strict_mode=False)
+        parts = reply_parts(
+            self.joined(every_candidate=False), provider=self.provider, recorder=recorder
+        )
+        return partial_reply(parts, agent_name=self.agent_name)
+
+    def finish(self) -> Message:
+        """Return the complete message; raise if the stream ended early (see the class)."""
+        blocked = self._feedback is not None and self._feedback.block_reason is not None
+        if self._finish_reason is None and not blocked:
+            raise StreamInterruptedError(
+                "the Gemini stream ended before the reply was complete (no finish reason)",
+                provider=self.provider,
+                retryable=True,
+                partial=self.partial,
+            )
+        return from_gemini(
+            self.joined(),
+            agent_name=self.agent_name,
+            strict_mode=self._strict_mode,
+            provider=self.provider,
+        )
