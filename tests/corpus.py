@@ -8,6 +8,8 @@ side. ``AGENT`` is the name of the provider agent ("self").
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
+from typing import Any
 
 from llmbridge import (
     ImageMessage,
@@ -117,3 +119,27 @@ CORPUS: dict[str, Message] = {
     "tool_call_update": ToolCallMessageUpdate("get_weather", '{"ci', AGENT, index=0),
     "envelope_of_string": MessageEnvelope("not a provider message"),
 }
+
+
+Converted = Callable[..., dict[str, Any]]
+"""``convert(message, *, strict_mode, name_policy)``: one message's payload and notes, or
+``{"error": ...}``."""
+
+
+def approval_rows(convert: Converted) -> dict[str, dict[str, Any]]:
+    """Every corpus entry converted lenient, strict and with ``name_policy="prefix"``.
+
+    Most rows convert alike; only the differences are spelled out again (``"same"`` otherwise),
+    so the snapshot reads as the rules.
+    """
+    rows: dict[str, dict[str, Any]] = {}
+    for name, message in CORPUS.items():
+        lenient = convert(message, strict_mode=False, name_policy="drop")
+        strict = convert(message, strict_mode=True, name_policy="drop")
+        prefix = convert(message, strict_mode=False, name_policy="prefix")
+        rows[name] = {
+            "lenient": lenient,
+            "strict": "same" if strict == lenient else strict,
+            "name_policy=prefix": "same" if prefix == lenient else prefix,
+        }
+    return rows

@@ -1,11 +1,12 @@
-"""Provider swap (API.md section 8): one neutral conversation, either connected agent, same replies.
+"""Provider swap (API.md section 8): one neutral conversation, any connected agent, same replies.
 
-Both agents run on the real SDK clients, answered by ``ScriptedProvider`` over respx. The
+The agents run on the real SDK clients, answered by ``ScriptedProvider`` over respx. The
 default connector is chosen by the innermost agent's type, through any number of layers.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
@@ -31,11 +32,17 @@ from llmbridge import (
 )
 from llmbridge._agents._registry import _DEFAULTS
 from llmbridge.anthropic import AnthropicChatAgent, AnthropicMessageConnector
+from llmbridge.gemini import GeminiChatAgent, GeminiMessageConnector
 from llmbridge.openai import OpenAIChatAgent, OpenAIChatRequestMessageConnector
 from llmbridge.testing import EchoAgent, ScriptedProvider
 from tests.corpus import AGENT, CORPUS
 
-PROVIDERS = ("openai", "anthropic")
+PROVIDERS = ("openai", "anthropic", "gemini")
+CONNECTORS: dict[str, type] = {
+    "openai": OpenAIChatRequestMessageConnector,
+    "anthropic": AnthropicMessageConnector,
+    "gemini": GeminiMessageConnector,
+}
 PATHS = pytest.mark.parametrize("path", ["send", "stream"])
 
 # A multi-agent history with an earlier tool round, a reply from another agent and an image.
@@ -67,6 +74,8 @@ async def get_time(tz: str) -> str:
 def provider_agent(provider: str, scripted: ScriptedProvider) -> Any:
     if provider == "openai":
         return OpenAIChatAgent(scripted.openai_client(), name=AGENT, model="gpt-test")
+    if provider == "gemini":
+        return GeminiChatAgent(scripted.gemini_client(), name=AGENT, model="gemini-test")
     return AnthropicChatAgent(scripted.anthropic_client(), name=AGENT, model="claude-test")
 
 
@@ -91,6 +100,14 @@ async def converse(agent: MiddlewareStreamingAgent, path: str) -> list[Message]:
     return replies
 
 
+def _calls(reply: Message) -> list[ToolCall] | None:
+    """The reply's calls without ``provider_data``: opaque state of one provider (signatures)."""
+    calls = reply.get_tool_calls()
+    if calls is None:
+        return None
+    return [dataclasses.replace(call, provider_data={}) for call in calls]
+
+
 def shape(replies: Sequence[Message]) -> list[tuple[Any, ...]]:
     """What must not depend on the provider: types, senders, text, calls, results, finish."""
     rows: list[tuple[Any, ...]] = []
@@ -102,7 +119,7 @@ def shape(replies: Sequence[Message]) -> list[tuple[Any, ...]]:
                 type(reply),
                 reply.from_,
                 getattr(source, "content", None),
-                reply.get_tool_calls(),
+                _calls(reply),
                 results,
                 getattr(source, "finish_reason", None),
             )
@@ -111,14 +128,15 @@ def shape(replies: Sequence[Message]) -> list[tuple[Any, ...]]:
 
 
 @PATHS
-async def test_same_conversation_same_neutral_replies_from_both_providers(path: str) -> None:
+async def test_same_conversation_same_neutral_replies_from_every_provider(path: str) -> None:
     shapes = {}
     for provider in PROVIDERS:
         scripted = ScriptedProvider(SCRIPT)
         shapes[provider] = shape(await converse(connected(provider, scripted), path))
         assert scripted.remaining == 0
 
-    assert shapes["openai"] == shapes["anthropic"]
+    assert shapes["anthropic"] == shapes["openai"]
+    assert shapes["gemini"] == shapes["openai"]
     aggregate, answer = shapes["openai"]
     assert aggregate[0] is ToolCallAggregateMessage
     assert aggregate[3] == CALLS
@@ -127,10 +145,12 @@ async def test_same_conversation_same_neutral_replies_from_both_providers(path: 
 
 
 @PATHS
-async def test_both_providers_answer_every_call_in_the_next_request(path: str) -> None:
+async def test_every_provider_answers_every_call_in_the_next_request(path: str) -> None:
     openai_scripted, anthropic_scripted = ScriptedProvider(SCRIPT), ScriptedProvider(SCRIPT)
+    gemini_scripted = ScriptedProvider(SCRIPT)
     await converse(connected("openai", openai_scripted), path)
     await converse(connected("anthropic", anthropic_scripted), path)
+    await converse(connected("gemini", gemini_scripted), path)
 
     openai_last = openai_scripted.bodies()[-1]["messages"]
     assert [m["tool_call_id"] for m in openai_last if m["role"] == "tool"][-2:] == [
@@ -139,6 +159,8 @@ async def test_both_providers_answer_every_call_in_the_next_request(path: str) -
     ]
     anthropic_last = anthropic_scripted.bodies()[-1]["messages"][-1]["content"]
     assert [block["tool_use_id"] for block in anthropic_last] == ["call_7", "call_8"]
+    gemini_last = gemini_scripted.bodies()[-1]["contents"][-1]["parts"]
+    assert [part["functionResponse"]["id"] for part in gemini_last] == ["call_7", "call_8"]
 
 
 OWN_HISTORY: list[Message] = [
@@ -154,7 +176,10 @@ OWN_HISTORY: list[Message] = [
 OWN_ROLES = {
     "openai": ["user", "assistant", "tool", "assistant", "user"],
     "anthropic": ["user", "assistant", "user", "assistant", "user"],
+    "gemini": ["user", "model", "user", "model", "user"],
 }
+# Where each provider's request body keeps its turns.
+TURNS_KEY = {"openai": "messages", "anthropic": "messages", "gemini": "contents"}
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -163,9 +188,7 @@ async def test_renamed_outer_agent_still_sends_its_own_history_as_self(
     provider: str, path: str
 ) -> None:
     scripted = ScriptedProvider(["You are welcome."])
-    connector = (
-        OpenAIChatRequestMessageConnector() if provider == "openai" else AnthropicMessageConnector()
-    )
+    connector = CONNECTORS[provider]()
     agent = MiddlewareStreamingAgent(provider_agent(provider, scripted), [connector], name="outer")
 
     if path == "send":
@@ -175,7 +198,7 @@ async def test_renamed_outer_agent_still_sends_its_own_history_as_self(
 
     assert agent.name == "outer"
     assert reply.from_ == AGENT
-    sent = scripted.bodies()[-1]["messages"]
+    sent = scripted.bodies()[-1][TURNS_KEY[provider]]
     assert [message["role"] for message in sent] == OWN_ROLES[provider]
 
 
@@ -183,11 +206,7 @@ async def passthrough(context: MiddlewareContext, agent: Agent) -> Message:
     return await agent.generate_reply(context.messages, context.options)
 
 
-@pytest.mark.parametrize(
-    ("provider", "connector_type"),
-    [("openai", OpenAIChatRequestMessageConnector), ("anthropic", AnthropicMessageConnector)],
-    ids=PROVIDERS,
-)
+@pytest.mark.parametrize(("provider", "connector_type"), CONNECTORS.items(), ids=PROVIDERS)
 async def test_default_connector_is_found_through_layers(
     provider: str, connector_type: type
 ) -> None:

@@ -37,7 +37,7 @@ from llmbridge.testing import (
 )
 from tests.anthropic.helpers import URL
 from tests.anthropic.wire import assert_valid_request
-from tests.corpus import AGENT, CORPUS
+from tests.corpus import AGENT, approval_rows
 
 
 def converted(message: Message, *, strict_mode: bool, name_policy: str = "drop") -> dict[str, Any]:
@@ -59,19 +59,7 @@ def converted(message: Message, *, strict_mode: bool, name_policy: str = "drop")
 
 
 def test_corpus_converts_as_approved(snapshot: Any) -> None:
-    result = {}
-    for name, message in CORPUS.items():
-        lenient = converted(message, strict_mode=False)
-        strict = converted(message, strict_mode=True)
-        prefix = converted(message, strict_mode=False, name_policy="prefix")
-        # Most rows convert alike; only the differences are spelled out again.
-        result[name] = {
-            "lenient": lenient,
-            "strict": "same" if strict == lenient else strict,
-            "name_policy=prefix": "same" if prefix == lenient else prefix,
-        }
-
-    assert result == snapshot
+    assert approval_rows(converted) == snapshot
 
 
 async def collect(stream: Any) -> list[Message]:

@@ -1,8 +1,10 @@
 """llmbridge for Google Gemini (google-genai): the agent, the connector and the pure conversions.
 
-``GeminiChatAgent`` speaks the SDK's types; ``to_gemini`` and ``from_gemini_contents`` are the
-pure request-side functions. Needs the ``gemini`` extra (``pip install 'llmbridge[gemini]'``):
-without the SDK, importing this package raises an ``ImportError`` that says so.
+``GeminiChatAgent`` speaks the SDK's types and ``GeminiMessageConnector`` (its default
+connector) lets it speak neutral messages; ``to_gemini`` and ``from_gemini_contents`` are the
+pure request-side functions, ``from_gemini`` and ``GeminiStreamAggregator`` the reply side.
+Needs the ``gemini`` extra (``pip install 'llmbridge[gemini]'``): without the SDK, importing
+this package raises an ``ImportError`` that says so.
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ except ImportError as exc:
     ) from exc
 
 from llmbridge.gemini._agent import GeminiChatAgent
+from llmbridge.gemini._connector import GeminiMessageConnector
 from llmbridge.gemini._convert import SKIP_THOUGHT_SIGNATURE
 from llmbridge.gemini._import import from_gemini_contents
 from llmbridge.gemini._request import GeminiRequest, to_gemini
+from llmbridge.gemini._response import from_gemini
+from llmbridge.gemini._stream import GeminiStreamAggregator
 from llmbridge.gemini._wing import (
     default_http_client,
     import_payload,
@@ -29,8 +34,11 @@ from llmbridge.gemini._wing import (
 __all__ = [
     "SKIP_THOUGHT_SIGNATURE",
     "GeminiChatAgent",
+    "GeminiMessageConnector",
     "GeminiRequest",
+    "GeminiStreamAggregator",
     "default_http_client",
+    "from_gemini",
     "from_gemini_contents",
     "import_payload",
     "request_payload",

@@ -1,4 +1,4 @@
-"""``ScriptedProvider``: an offline OpenAI and Anthropic API answering turn by turn from a script.
+"""``ScriptedProvider``: an offline OpenAI, Anthropic and Gemini API answering turn by turn.
 
 The script is a list of the model's replies written as neutral messages (``TextMessage``,
 ``ToolCallMessage``, a plain ``str``) or as a ready ``httpx.Response`` (to script an error). Each
@@ -38,18 +38,27 @@ from llmbridge.testing._openai import (
     openai_tool_call_chunks,
     openai_usage,
 )
-from llmbridge.testing._transport import anthropic_client, openai_client
+from llmbridge.testing._provider_gemini import (
+    GEMINI_PATH,
+    gemini_body,
+    gemini_frames,
+    gemini_prompt_text,
+    gemini_script_error,
+    is_gemini_stream,
+)
+from llmbridge.testing._transport import anthropic_client, gemini_client, openai_client
 
 if TYPE_CHECKING:
     import anthropic
     import openai
+    from google import genai
 
 __all__ = ["ProviderRequest", "ScriptedProvider", "ScriptedReply", "ScriptedRequest"]
 
 ScriptedReply: TypeAlias = TextMessage | ToolCallMessage | str | httpx.Response
 """One scripted model reply: text, tool calls (with text beside them), or a raw response."""
 
-ProviderName: TypeAlias = Literal["openai", "anthropic"]
+ProviderName: TypeAlias = Literal["openai", "anthropic", "gemini"]
 
 # Matched on the path only, so clients with another base URL (a proxy, a gateway) work too.
 _OPENAI_PATH: Final = r"/chat/completions$"
@@ -79,8 +88,8 @@ class ScriptedRequest:
 
     @property
     def stream(self) -> bool:
-        """Whether the request asked for an SSE stream."""
-        return bool(self.body.get("stream"))
+        """Whether the request asked for an SSE stream (Gemini: by its method, in the URL)."""
+        return bool(self.body.get("stream")) or is_gemini_stream(self.url)
 
 
 ProviderRequest = ScriptedRequest
@@ -154,6 +163,8 @@ def _sse_response(frames: Sequence[bytes], delay: float) -> httpx.Response:
 def _script_error(provider: ProviderName, message: str) -> httpx.Response:
     """An error response in the provider's own shape, so the SDK raises a readable 400."""
     detail = f"llmbridge.testing.ScriptedProvider: {message}"
+    if provider == "gemini":
+        return gemini_script_error(detail)
     if provider == "openai":
         error = {"message": detail, "type": "invalid_request_error", "param": None, "code": None}
         return httpx.Response(400, json={"error": error})
@@ -162,21 +173,22 @@ def _script_error(provider: ProviderName, message: str) -> httpx.Response:
 
 
 class ScriptedProvider:
-    """An offline stand-in for the OpenAI Chat Completions and Anthropic Messages APIs.
+    """An offline stand-in for the OpenAI Chat Completions, Anthropic Messages and Gemini APIs.
 
-    ``script`` lists the model's replies in order; each request (to either API) takes the next
+    ``script`` lists the model's replies in order; each request (to any of them) takes the next
     one. A ``TextMessage`` or ``str`` becomes a text reply, a ``ToolCallMessage`` a tool-call
     reply (its ``content`` as text before the calls; calls without an id get a deterministic
     provider-style id), an ``httpx.Response`` is sent as it is (to script errors). Reasoning is
-    sent as ``reasoning_content`` (OpenAI) or a signed thinking block (Anthropic);
+    sent as ``reasoning_content`` (OpenAI), a signed thinking block (Anthropic) or a signed
+    thought part (Gemini, whose calls come without ids, the first one signed);
     ``finish_reason`` and ``usage`` are used when set, otherwise derived (tokens estimated from
-    the text). A request with ``"stream": true`` gets an SSE stream (OpenAI's usage chunk only
-    when ``stream_options.include_usage`` asks for it), with ``chunk_delay`` seconds before
-    each frame. The model name is echoed from the request.
+    the text). A request with ``"stream": true`` (Gemini: ``streamGenerateContent``) gets an
+    SSE stream (OpenAI's usage chunk only when ``stream_options.include_usage`` asks for it),
+    with ``chunk_delay`` seconds before each frame. The model name is echoed from the request.
 
-    ``requests`` records every request in order. A request after the script has run out, or a
-    tool call whose arguments are not a JSON object for Anthropic, gets a 400 error naming the
-    problem. Raises ``TypeError`` at construction for a script item of another type.
+    ``requests`` records every request in order (``provider`` ``"openai"``, ``"anthropic"`` or
+    ``"gemini"``). A request after the script has run out, or a tool call whose arguments are
+    not a JSON object for Anthropic or Gemini, gets a 400 error naming the problem. Raises ``TypeError`` at construction for a script item of another type.
     """
 
     def __init__(self, script: Iterable[ScriptedReply], *, chunk_delay: float = 0.0) -> None:
@@ -188,6 +200,7 @@ class ScriptedProvider:
         self.router = respx.Router(assert_all_called=False)
         self.router.post(path__regex=_OPENAI_PATH).mock(side_effect=self._answer_openai)
         self.router.post(path__regex=_ANTHROPIC_PATH).mock(side_effect=self._answer_anthropic)
+        self.router.post(path__regex=GEMINI_PATH).mock(side_effect=self._answer_gemini)
 
     def __repr__(self) -> str:
         return f"ScriptedProvider(replies={len(self.script)}, answered={len(self.requests)})"
@@ -208,6 +221,11 @@ class ScriptedProvider:
     def anthropic_client(self, **kwargs: Any) -> anthropic.AsyncAnthropic:
         """A real ``anthropic.AsyncAnthropic`` answered by this provider."""
         return anthropic_client(self.router, **kwargs)
+
+    def gemini_client(self, **kwargs: Any) -> genai.Client:
+        """A real ``google.genai.Client`` answered by this provider (keep it in a variable: a
+        collected client closes its HTTP clients)."""
+        return gemini_client(self.router, **kwargs)
 
     def _next(self, provider: ProviderName, request: httpx.Request) -> _Reply | httpx.Response:
         body = json.loads(request.content)
@@ -280,6 +298,32 @@ class ScriptedProvider:
             return httpx.Response(200, json=message)
         events = _word_deltas(anthropic_stream_events(message, pieces=1))
         return _sse_response(anthropic_sse(events), self.chunk_delay)
+
+    def _answer_gemini(self, request: httpx.Request) -> httpx.Response:
+        reply = self._next("gemini", request)
+        if isinstance(reply, httpx.Response):
+            return reply
+        last = self.requests[-1]
+        produced = reply.text + reply.reasoning
+        body = gemini_body(
+            text=reply.text,
+            reasoning=reply.reasoning,
+            calls=reply.calls,
+            finish_reason=reply.finish_reason,
+            input_tokens=(
+                reply.input_tokens
+                if reply.input_tokens is not None
+                else _tokens(gemini_prompt_text(last.body))
+            ),
+            output_tokens=self._usage(reply, {})[1],
+            turn=len(self.requests) - 1,
+            model=request.url.path.rsplit("/", 1)[-1].split(":")[0],
+        )
+        if isinstance(body, str):
+            return _script_error("gemini", body)
+        if not last.stream:
+            return httpx.Response(200, json=body)
+        return _sse_response(gemini_frames(body, produced), self.chunk_delay)
 
     def _with_ids(self, provider: ProviderName, calls: Sequence[ToolCall]) -> list[ToolCall]:
         turn = len(self.requests) - 1
