@@ -3,6 +3,7 @@ exact request bodies sent by the real SDK clients (API.md 17)."""
 
 from __future__ import annotations
 
+import copy
 import logging
 from typing import Any
 
@@ -33,8 +34,10 @@ from llmbridge.testing import (
 from tests.anthropic.wire import assert_valid_request
 from tests.openai import wire
 from tests.structured.models import DICT_SCHEMA, LISTING, LISTING_JSON, Listing
+from tests.structured.providers import TAGS, Served
 
 OPTIONS = GenerateReplyOptions(output_schema=Listing)
+STRICT_LISTING = strict_json_schema(Listing.model_json_schema())[0]
 
 
 def agents(provider: ScriptedProvider, **kwargs: Any) -> dict[str, Any]:
@@ -64,88 +67,78 @@ async def final(agent: Any, message: str, *, options: GenerateReplyOptions) -> M
     return items[-1]
 
 
+def expected_fields(tag: str, name: str, original: dict[str, Any]) -> dict[str, Any]:
+    """What API.md 17 says each provider gets for a schema (its JSON schema ``original``)."""
+    strict = strict_json_schema(original)[0]
+    match tag:
+        case "openai":
+            format_ = {"name": name, "schema": strict, "strict": True}
+            return {"response_format": {"type": "json_schema", "json_schema": format_}}
+        case "openai-responses":
+            format_ = {"type": "json_schema", "name": name, "schema": strict, "strict": True}
+            return {"text": {"format": format_}}
+        case "anthropic":
+            schema = anthropic.transform_schema(original)
+            return {"output_config": {"format": {"type": "json_schema", "schema": schema}}}
+        case _:
+            return {"responseMimeType": "application/json", "responseJsonSchema": original}
+
+
 @pytest.mark.parametrize("path", ["send", "stream"])
-@pytest.mark.parametrize("tag", ["openai", "anthropic"])
+@pytest.mark.parametrize("tag", TAGS)
 async def test_a_model_schema_goes_out_in_the_provider_dialect_and_the_reply_parses(
     tag: str, path: str
 ) -> None:
-    provider = ScriptedProvider([LISTING_JSON])
-    agent = agents(provider)[tag]
+    served = Served(tag, [(LISTING_JSON, "stop")])
     if path == "send":
-        reply = await send(agent, "Describe the flat", options=OPTIONS)
+        reply = await send(served.agent, "Describe the flat", options=OPTIONS)
     else:
-        reply = await final(agent, "Describe the flat", options=OPTIONS)
+        reply = await final(served.agent, "Describe the flat", options=OPTIONS)
     assert isinstance(reply, TextMessage)
     assert parse_output(reply, Listing) == LISTING
-    [body] = checked_bodies(provider)
-    if tag == "openai":
-        assert body["response_format"] == {
-            "type": "json_schema",
-            "json_schema": {
-                "name": "Listing",
-                "schema": strict_json_schema(Listing.model_json_schema())[0],
-                "strict": True,
-            },
-        }
-    else:
-        assert body["output_config"] == {
-            "format": {
-                "type": "json_schema",
-                "schema": anthropic.transform_schema(Listing.model_json_schema()),
-            }
-        }
-        assert body["output_config"]["format"]["schema"]["required"] == ["title", "kind", "rooms"]
-    assert body.get("stream", False) is (path == "stream")
+    assert served.format_fields() == expected_fields(tag, "Listing", Listing.model_json_schema())
+    assert len(served.bodies()) == 1
 
 
-async def test_a_dict_schema_is_named_output_and_sent_without_mutating_it() -> None:
-    provider = ScriptedProvider(['{"city": "Oslo", "zip": null}', '{"city": "Oslo"}'])
-    before = repr(DICT_SCHEMA)
+def test_anthropic_keeps_the_required_list_and_openai_requires_every_property() -> None:
+    anthropic_fields = expected_fields("anthropic", "Listing", Listing.model_json_schema())
+    assert anthropic_fields["output_config"]["format"]["schema"]["required"] == [
+        "title",
+        "kind",
+        "rooms",
+    ]
+    assert STRICT_LISTING["required"] == ["title", "kind", "rooms", "tags", "garden", "floor"]
+
+
+@pytest.mark.parametrize("tag", TAGS)
+async def test_a_dict_schema_is_named_output_and_sent_without_mutating_it(tag: str) -> None:
+    served = Served(tag, [('{"city": "Oslo", "zip": null}', "stop")])
+    before = copy.deepcopy(DICT_SCHEMA)
     options = GenerateReplyOptions(output_schema=DICT_SCHEMA)
-    found = agents(provider)
-    assert parse_output(await send(found["openai"], "Where?", options=options), DICT_SCHEMA) == {
-        "city": "Oslo",
-        "zip": None,
-    }
-    await send(found["anthropic"], "Where?", options=options)
-    openai_body, anthropic_body = checked_bodies(provider)
-    assert openai_body["response_format"]["json_schema"] == {
-        "name": "output",
-        "schema": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string"},
-                "zip": {"type": ["string", "null"], "description": "{maxLength: 5}"},
-            },
-            "required": ["city", "zip"],
-            "additionalProperties": False,
-        },
-        "strict": True,
-    }
-    assert anthropic_body["output_config"] == {
-        "format": {
-            "type": "json_schema",
-            "schema": {
-                "type": "object",
-                "properties": {
-                    "city": {"type": "string"},
-                    "zip": {"type": "string", "description": "{maxLength: 5}"},
-                },
-                "additionalProperties": False,
-                "required": ["city"],
-            },
-        }
-    }
-    assert repr(DICT_SCHEMA) == before
+    reply = await send(served.agent, "Where?", options=options)
+    assert parse_output(reply, DICT_SCHEMA) == {"city": "Oslo", "zip": None}
+    assert served.format_fields() == expected_fields(tag, "output", before)
+    assert before == DICT_SCHEMA
 
 
-async def test_without_output_schema_no_format_is_sent() -> None:
-    provider = ScriptedProvider(["hi", "hi"])
-    for agent in agents(provider).values():
-        await send(agent, "Hi", options=GenerateReplyOptions(temperature=0.1))
-    openai_body, anthropic_body = checked_bodies(provider)
-    assert "response_format" not in openai_body
-    assert "output_config" not in anthropic_body
+def test_the_dict_schema_in_each_dialect() -> None:
+    openai_schema = expected_fields("openai", "output", DICT_SCHEMA)["response_format"]
+    assert openai_schema["json_schema"]["schema"]["properties"]["zip"] == {
+        "type": ["string", "null"],
+        "description": "{maxLength: 5}",
+    }
+    anthropic_schema = expected_fields("anthropic", "output", DICT_SCHEMA)["output_config"]
+    assert anthropic_schema["format"]["schema"]["properties"]["zip"] == {
+        "type": "string",
+        "description": "{maxLength: 5}",
+    }
+
+
+@pytest.mark.parametrize("tag", TAGS)
+async def test_without_output_schema_no_format_is_sent(tag: str) -> None:
+    served = Served(tag, [("hi", "stop")])
+    await send(served.agent, "Hi", options=GenerateReplyOptions(temperature=0.1))
+    assert set(served.format_fields().values()) == {None}
 
 
 async def test_anthropic_keeps_other_output_config_settings_beside_the_format() -> None:
@@ -161,19 +154,27 @@ async def test_anthropic_keeps_other_output_config_settings_beside_the_format() 
     ("tag", "setting"),
     [
         ("openai", {"response_format": {"type": "json_object"}}),
+        ("openai-responses", {"text": {"format": {"type": "json_object"}}}),
         ("anthropic", {"output_config": {"format": {"type": "json_schema", "schema": {}}}}),
+        ("gemini", {"response_json_schema": {"type": "object"}}),
+        ("gemini", {"response_mime_type": "text/x.enum"}),
     ],
-    ids=["openai: output_schema and response_format", "anthropic: output_schema and a format"],
+    ids=[
+        "openai: output_schema and response_format",
+        "responses: output_schema and a text format",
+        "anthropic: output_schema and an output_config format",
+        "gemini: output_schema and a response schema",
+        "gemini: output_schema and a MIME type that is not JSON",
+    ],
 )
 async def test_output_schema_and_a_format_setting_together_are_refused_before_sending(
     tag: str, setting: dict[str, Any]
 ) -> None:
-    provider = ScriptedProvider([])
-    agent = agents(provider)[tag]
+    served = Served(tag, [])
     options = GenerateReplyOptions(output_schema=Listing, extra=setting)
-    with pytest.raises(ValueError, match="pass only one"):
-        await send(agent, "Hi", options=options)
-    assert provider.requests == []
+    with pytest.raises(ValueError, match=r"pass only one|needs response_mime_type"):
+        await send(served.agent, "Hi", options=options)
+    assert served.bodies() == []
 
 
 async def test_a_schema_anthropic_cannot_transform_is_a_value_error_before_sending() -> None:
@@ -186,12 +187,11 @@ async def test_a_schema_anthropic_cannot_transform_is_a_value_error_before_sendi
     assert provider.requests == []
 
 
-@pytest.mark.parametrize("tag", ["openai", "anthropic"])
+@pytest.mark.parametrize("tag", ["openai", "openai-responses", "anthropic"])
 async def test_repaired_notes_are_logged_once_per_agent(
     tag: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    provider = ScriptedProvider([LISTING_JSON, LISTING_JSON])
-    agent = agents(provider)[tag]
+    agent = Served(tag, [(LISTING_JSON, "stop")] * 2).agent
     with caplog.at_level(logging.INFO, logger="llmbridge"):
         await send(agent, "One", options=OPTIONS)
         await send(agent, "Two", options=OPTIONS)
@@ -228,11 +228,13 @@ async def test_a_refusal_stays_a_refusal_error(path: str) -> None:
     assert len(checked_bodies(provider)) == 2
 
 
-@pytest.mark.parametrize("tag", ["openai", "anthropic"])
-async def test_a_reply_cut_at_the_token_limit_is_an_output_validation_error(tag: str) -> None:
-    cut = TextMessage(Role.ASSISTANT, LISTING_JSON[:30], finish_reason="length")
-    provider = ScriptedProvider([cut])
-    reply = await final(agents(provider)[tag], "Describe", options=OPTIONS)
+@pytest.mark.parametrize("path", ["send", "stream"])
+@pytest.mark.parametrize("tag", TAGS)
+async def test_a_reply_cut_at_the_token_limit_is_an_output_validation_error(
+    tag: str, path: str
+) -> None:
+    served = Served(tag, [(LISTING_JSON[:30], "length")])
+    reply = await (send if path == "send" else final)(served.agent, "Describe", options=OPTIONS)
     with pytest.raises(OutputValidationError, match="cut off") as caught:
         parse_output(reply, Listing)
     assert caught.value.text == LISTING_JSON[:30]

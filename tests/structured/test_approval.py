@@ -14,26 +14,23 @@ from typing import Any
 import pytest
 
 from llmbridge import GenerateReplyOptions, send
-from llmbridge.testing import ScriptedProvider
 from tests.structured.models import LISTING_JSON, Listing
-from tests.structured.test_agents import agents, checked_bodies
-
-# The request fields that carry the output format, per provider.
-FIELDS = {"openai": "response_format", "anthropic": "output_config"}
+from tests.structured.providers import TAGS, Served
 
 
 async def test_the_request_shapes_of_every_provider_side_by_side(
     snapshot: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    provider = ScriptedProvider([LISTING_JSON] * len(FIELDS))
-    found = agents(provider)
     result: dict[str, Any] = {}
-    for tag, field in FIELDS.items():
+    for tag in TAGS:
+        served = Served(tag, [(LISTING_JSON, "stop")])
         caplog.clear()
         with caplog.at_level(logging.INFO, logger="llmbridge"):
-            await send(found[tag], "Describe", options=GenerateReplyOptions(output_schema=Listing))
+            await send(
+                served.agent, "Describe", options=GenerateReplyOptions(output_schema=Listing)
+            )
         result[tag] = {
-            field: checked_bodies(provider)[-1][field],
-            "notes": [record.getMessage() for record in caplog.records],
+            **served.format_fields(),
+            "notes": [r.getMessage() for r in caplog.records if "output_schema" in r.getMessage()],
         }
     assert result == snapshot
