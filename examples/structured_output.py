@@ -6,7 +6,7 @@ mechanism with the schema in the dialect it accepts (OpenAI: a strict ``json_sch
 into a validated model instance, or raises ``OutputValidationError`` with the text.
 
     python examples/structured_output.py          # offline: the scripted provider answers
-    python examples/structured_output.py --live   # real APIs (OPENAI_API_KEY, ANTHROPIC_API_KEY)
+    python examples/structured_output.py --live   # real APIs (OPENAI_, ANTHROPIC_, GEMINI_API_KEY)
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Literal
 import anthropic
 import openai
 import pydantic
+from google import genai
 
 from llmbridge import (
     GenerateReplyOptions,
@@ -27,6 +28,7 @@ from llmbridge import (
     parse_output,
 )
 from llmbridge.anthropic import AnthropicChatAgent
+from llmbridge.gemini import GeminiChatAgent
 from llmbridge.openai import OpenAIChatAgent
 from llmbridge.testing import ScriptedProvider
 
@@ -60,16 +62,21 @@ def make_agent(provider: str, offline: ScriptedProvider) -> MiddlewareStreamingA
         openai_client = openai.AsyncOpenAI() if LIVE else offline.openai_client()
         agent = OpenAIChatAgent(openai_client, name="planner", model="gpt-4o-mini")
         return agent.register_message_connector()
-    anthropic_client = anthropic.AsyncAnthropic() if LIVE else offline.anthropic_client()
-    return AnthropicChatAgent(
-        anthropic_client, name="planner", model="claude-sonnet-4-5"
+    if provider == "anthropic":
+        anthropic_client = anthropic.AsyncAnthropic() if LIVE else offline.anthropic_client()
+        return AnthropicChatAgent(
+            anthropic_client, name="planner", model="claude-sonnet-4-5"
+        ).register_message_connector()
+    gemini_client = genai.Client() if LIVE else offline.gemini_client()
+    return GeminiChatAgent(
+        gemini_client, name="planner", model="gemini-2.5-flash"
     ).register_message_connector()
 
 
 async def main() -> None:
-    offline = ScriptedProvider([ANSWER, ANSWER])
+    offline = ScriptedProvider([ANSWER] * 3)
     options = GenerateReplyOptions(output_schema=Trip, max_tokens=800)
-    for provider in ("openai", "anthropic"):
+    for provider in ("openai", "anthropic", "gemini"):
         reply = await make_agent(provider, offline).send(
             "Plan five slow nights along the Rhine.", options=options
         )
@@ -83,10 +90,11 @@ async def main() -> None:
             print(f"   {stop.city}: {stop.nights}")
     if not LIVE:
         # The request shapes each provider got for the same model, as sent over the wire.
-        openai_body, anthropic_body = offline.bodies()
+        openai_body, anthropic_body, gemini_body = offline.bodies()
         shapes = {
             "openai response_format": openai_body["response_format"]["json_schema"]["name"],
             "anthropic output_config": sorted(anthropic_body["output_config"]["format"]),
+            "gemini generationConfig": sorted(gemini_body["generationConfig"]),
         }
         print(json.dumps(shapes))
 

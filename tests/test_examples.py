@@ -25,7 +25,7 @@ EXPECTED = {
     "'user', 'user']",
     "core_demo.py": "load_messages(dump_messages(history)) == history",
     "tracing.py": '"name": "chat gpt-4o-mini"',
-    "structured_output.py": "== anthropic: Rhine by train, 5 nights\n   Basel: 2",
+    "structured_output.py": "== gemini: Rhine by train, 5 nights\n   Basel: 2",
 }
 
 
