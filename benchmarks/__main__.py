@@ -14,8 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from importlib.metadata import version
 
-from benchmarks.conversation import make_conversation
-from benchmarks.convert import conversion_cases, run_conversion
+from benchmarks.convert import conversation_for, conversion_cases, run_conversion
 from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
 from benchmarks.report import (
@@ -30,7 +29,14 @@ from benchmarks.timing import Settings
 from benchmarks.tracing import run_tracing
 
 _BENCHMARKS = ("convert", "streams", "memory", "ids", "tracing")
-_PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
+_PROFILES = (
+    "openai",
+    "anthropic",
+    "gemini",
+    "openai-stream",
+    "anthropic-stream",
+    "gemini-stream",
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,7 +68,7 @@ def _profile(
         provider = target.removesuffix("-stream")
         call = stream_cases(shape)[provider]
     else:
-        conversation = make_conversation(messages)
+        conversation = conversation_for(target, messages)
         library = conversion_cases()[target][0]
         library(conversation)  # warm the per-image base64 caches, as a repeat call would find
         call = partial(library, conversation)
@@ -73,7 +79,7 @@ def _profile(
 
 
 def _header() -> str:
-    names = ("openai", "anthropic", "pydantic", "opentelemetry-sdk")
+    names = ("openai", "anthropic", "google-genai", "pydantic", "opentelemetry-sdk")
     versions = ", ".join(f"{name} {version(name)}" for name in names)
     return f"Python {platform.python_version()} on {platform.machine()}; {versions}"
 

@@ -1,7 +1,9 @@
-"""Conversion cost: ``to_openai`` / ``to_anthropic`` against hand-written floors, same run.
+"""Conversion cost: ``to_openai`` / ``to_anthropic`` / ``to_gemini`` against hand-written floors.
 
 Both library functions run as a user calls them (lenient, every validation and note on, the
-pairing step on). Before timing, each library result is checked equal to its floor's.
+pairing step on), each against its floor in the same run. Before timing, each library result
+is checked equal to its floor's. Gemini converts the shared conversation with a user turn
+first (``benchmarks.gemini.gemini_conversation``).
 """
 
 from __future__ import annotations
@@ -13,14 +15,22 @@ from typing import Final
 
 from benchmarks.conversation import AGENT, make_conversation
 from benchmarks.floors import anthropic_floor, openai_floor
+from benchmarks.gemini import gemini_conversation, gemini_floor
 from benchmarks.timing import Settings, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import to_anthropic
+from llmbridge.gemini import to_gemini
 from llmbridge.openai import to_openai
 
-__all__ = ["TARGETS", "ConversionResult", "conversion_cases", "run_conversion"]
+__all__ = [
+    "TARGETS",
+    "ConversionResult",
+    "conversation_for",
+    "conversion_cases",
+    "run_conversion",
+]
 
-TARGETS: Final = {"openai": 2.0, "anthropic": 2.5}
+TARGETS: Final = {"openai": 2.0, "anthropic": 2.5, "gemini": 2.5}
 """The highest accepted ratio of library time to floor time, per provider."""
 
 
@@ -49,6 +59,11 @@ def _anthropic_library(messages: Sequence[Message]) -> object:
     return request.system, request.messages
 
 
+def _gemini_library(messages: Sequence[Message]) -> object:
+    request = to_gemini(messages, agent_name=AGENT)
+    return request.system_instruction, request.contents
+
+
 def _openai_floor(messages: Sequence[Message]) -> object:
     return openai_floor(messages, AGENT)
 
@@ -57,7 +72,19 @@ def _anthropic_floor(messages: Sequence[Message]) -> object:
     return anthropic_floor(messages, AGENT)
 
 
+def _gemini_floor(messages: Sequence[Message]) -> object:
+    return gemini_floor(messages, AGENT)
+
+
 Convert = Callable[[Sequence[Message]], object]
+
+# The conversation each provider converts (default: the shared one).
+_CONVERSATIONS: Final[dict[str, Callable[..., list[Message]]]] = {"gemini": gemini_conversation}
+
+
+def conversation_for(provider: str, size: int, *, seed: int = 0) -> list[Message]:
+    """The benchmark conversation ``provider`` converts (see the module docstring)."""
+    return _CONVERSATIONS.get(provider, make_conversation)(size, seed=seed)
 
 
 def conversion_cases() -> dict[str, tuple[Convert, Convert]]:
@@ -65,6 +92,7 @@ def conversion_cases() -> dict[str, tuple[Convert, Convert]]:
     return {
         "openai": (_openai_library, _openai_floor),
         "anthropic": (_anthropic_library, _anthropic_floor),
+        "gemini": (_gemini_library, _gemini_floor),
     }
 
 
@@ -76,13 +104,13 @@ def run_conversion(
     Raises ``FloorMismatchError`` when a floor's payload differs from the library's.
     """
     settings = settings or Settings()
-    messages = make_conversation(size, seed=seed)
     results = []
     for provider, (library, floor) in conversion_cases().items():
+        messages = conversation_for(provider, size, seed=seed)
         check_same(f"{provider} conversion", library(messages), floor(messages))
         timings = best_times(
             {"library": partial(library, messages), "floor": partial(floor, messages)}, settings
         )
-        library_us, floor_us = (timings[name].seconds / size * 1e6 for name in timings)
+        library_us, floor_us = (timings[name].seconds / len(messages) * 1e6 for name in timings)
         results.append(ConversionResult(provider, size, library_us, floor_us, TARGETS[provider]))
     return results

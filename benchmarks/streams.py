@@ -31,9 +31,11 @@ from benchmarks.floors import (
     anthropic_bare,
     openai_bare,
 )
+from benchmarks.gemini import GeminiFloorAggregator, gemini_bare, gemini_sdk, gemini_stream
 from benchmarks.timing import FloorMismatchError, Settings, best_time, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import AnthropicStreamAggregator
+from llmbridge.gemini import GeminiStreamAggregator
 from llmbridge.openai import OpenAIStreamAggregator
 
 __all__ = ["TARGET", "StreamResult", "StreamShape", "run_streams", "stream_cases"]
@@ -137,6 +139,11 @@ def _check_anthropic_sdk(snapshot: Any, expected: Message) -> None:
         raise FloorMismatchError("anthropic stream: the SDK accumulator assembled another reply")
 
 
+def _check_gemini_sdk(result: Any, expected: Message) -> None:
+    if (result[0], result[1]) != _reply_parts(expected):
+        raise FloorMismatchError("gemini stream: the SDK accessors assembled another reply")
+
+
 @dataclass(frozen=True, slots=True)
 class _Case:
     library: Callable[[], _Aggregator]
@@ -161,7 +168,15 @@ _CASES: Final = {
         _anthropic_sdk,
         _check_anthropic_sdk,
     ),
+    "gemini": _Case(
+        lambda: GeminiStreamAggregator(AGENT),
+        lambda: GeminiFloorAggregator(AGENT),
+        gemini_bare,
+        gemini_sdk,
+        _check_gemini_sdk,
+    ),
 }
+_STREAMS: Final = {"openai": openai_stream, "anthropic": anthropic_stream, "gemini": gemini_stream}
 
 
 def _check_bare(provider: str, bare: tuple[str, list[str]], expected: Message) -> None:
@@ -171,7 +186,7 @@ def _check_bare(provider: str, bare: tuple[str, list[str]], expected: Message) -
 
 
 def _stream(provider: str, shape: StreamShape, seed: int) -> Sequence[Any]:
-    build = openai_stream if provider == "openai" else anthropic_stream
+    build = _STREAMS[provider]
     return build(shape.text_deltas, shape.calls, shape.fragments, seed=seed)
 
 

@@ -16,6 +16,7 @@ from benchmarks.conversation import (
     openai_stream,
 )
 from benchmarks.convert import ConversionResult, run_conversion
+from benchmarks.gemini import gemini_conversation, gemini_stream
 from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.memory import deep_size, run_memory
 from benchmarks.report import conversion_table
@@ -65,6 +66,8 @@ def test_conversation_mixes_every_kind_the_issue_names() -> None:
         pytest.param(openai_stream, 1 + 5 + 2 + 8 + 1 + 1, id="openai_chunks_per_delta"),
         # message_start + text block (start, 5, stop) + 2 tool blocks (start, 4, stop) + 2 ends
         pytest.param(anthropic_stream, 1 + 7 + 2 * 6 + 2, id="anthropic_events_per_block"),
+        # 5 text chunks + each call whole in one chunk
+        pytest.param(gemini_stream, 5 + 2, id="gemini_chunks_per_delta_and_call"),
     ],
 )
 def test_stream_shape_gives_the_expected_number_of_chunks(
@@ -74,16 +77,21 @@ def test_stream_shape_gives_the_expected_number_of_chunks(
     assert len(build(5, 2, 4)) == expected_chunks
 
 
+def test_the_gemini_conversation_opens_with_a_user_turn_after_the_system_message() -> None:
+    messages = gemini_conversation(30)
+    assert messages == [messages[0], TextMessage(Role.USER, "Hello."), *make_conversation(30)[1:]]
+
+
 def test_conversion_benchmark_runs_once_with_floors_matching_the_library() -> None:
     results = run_conversion(30, ONCE)
-    assert [result.provider for result in results] == ["openai", "anthropic"]
+    assert [result.provider for result in results] == ["openai", "anthropic", "gemini"]
     assert all(result.library_us > 0 and result.floor_us > 0 for result in results)
 
 
 def test_stream_benchmark_runs_once_with_floors_matching_the_library() -> None:
     results = run_streams(TINY_STREAM, ONCE, sdk_settings=ONCE)
-    assert [result.provider for result in results] == ["openai", "anthropic"]
-    assert [result.chunks for result in results] == [18, 22]
+    assert [result.provider for result in results] == ["openai", "anthropic", "gemini"]
+    assert [result.chunks for result in results] == [18, 22, 7]
     assert all(min(result.library_us, result.floor_us, result.sdk_us) > 0 for result in results)
 
 
@@ -110,10 +118,11 @@ def test_loop_conversation_pairs_and_repairs_only_without_ids(ids: bool) -> None
 def test_id_repair_benchmark_runs_once_per_provider_and_loop_length() -> None:
     results = run_id_repair((4, 2), ONCE)
     assert [(result.provider, result.rounds) for result in results] == [
-        ("openai", 2), ("openai", 4), ("anthropic", 2), ("anthropic", 4)
+        ("openai", 2), ("openai", 4), ("anthropic", 2), ("anthropic", 4),
+        ("gemini", 2), ("gemini", 4),
     ]  # fmt: skip
     assert all(result.no_ids_us > 0 and result.unique_ids_us > 0 for result in results)
-    assert [result.growth for result in results[::2]] == [1.0, 1.0]
+    assert [result.growth for result in results[::2]] == [1.0, 1.0, 1.0]
 
 
 def test_tracing_benchmark_runs_once_for_both_providers_and_paths() -> None:

@@ -212,7 +212,8 @@ async def _converse(
         file.write(f"-- reply {number}{', streamed as it arrives' if settings.stream else ''}\n")
         file.flush()
 
-    client = _sdk_client(provider, _http_client(provider, show_request, offline), settings.live)
+    http_client = _http_client(provider, show_request, offline)
+    client = _sdk_client(provider, http_client, settings.live)
     agent = build_agent(provider, client, settings.models[provider])
     try:
         while len(replies) < MAX_ROUNDS:
@@ -224,7 +225,8 @@ async def _converse(
         file.write(f"(stopped after {MAX_ROUNDS} rounds of tool calls)\n")
         return replies
     finally:
-        await client.close()
+        # The demo made the HTTP client, so it closes it (not every SDK client closes async).
+        await http_client.aclose()
 
 
 def _intro(live: bool) -> str:

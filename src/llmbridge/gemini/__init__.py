@@ -25,6 +25,7 @@ from llmbridge.gemini._request import GeminiRequest, to_gemini
 from llmbridge.gemini._response import from_gemini
 from llmbridge.gemini._stream import GeminiStreamAggregator
 from llmbridge.gemini._wing import (
+    connected_agent,
     default_http_client,
     import_payload,
     request_payload,
@@ -37,6 +38,7 @@ __all__ = [
     "GeminiMessageConnector",
     "GeminiRequest",
     "GeminiStreamAggregator",
+    "connected_agent",
     "default_http_client",
     "from_gemini",
     "from_gemini_contents",

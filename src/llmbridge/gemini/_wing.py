@@ -9,11 +9,18 @@ import httpx2
 from google import genai
 from google.genai import types
 
-from llmbridge import ConversionNote, InvalidMessageError, Message
+from llmbridge import ConversionNote, InvalidMessageError, Message, MiddlewareStreamingAgent
+from llmbridge.gemini._agent import GeminiChatAgent
 from llmbridge.gemini._import import from_gemini_contents
 from llmbridge.gemini._request import NamePolicy, check_name_policy, to_gemini
 
-__all__ = ["default_http_client", "import_payload", "request_payload", "sdk_client"]
+__all__ = [
+    "connected_agent",
+    "default_http_client",
+    "import_payload",
+    "request_payload",
+    "sdk_client",
+]
 
 _KEYS = frozenset({"system_instruction", "contents"})
 
@@ -80,3 +87,10 @@ def default_http_client(**kwargs: Any) -> httpx2.AsyncClient:
     """An ``httpx2.AsyncClient`` (the SDK's default HTTP library) with ``kwargs`` (hooks,
     transport); the SDK sets each request's timeout itself."""
     return httpx2.AsyncClient(**kwargs)
+
+
+def connected_agent(client: Any, *, name: str, model: str) -> MiddlewareStreamingAgent:
+    """A ``GeminiChatAgent`` with its default connector (``GeminiMessageConnector``)."""
+    connected = GeminiChatAgent(client, name=name, model=model).register_message_connector()
+    assert isinstance(connected, MiddlewareStreamingAgent)  # the agent streams
+    return connected

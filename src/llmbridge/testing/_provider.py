@@ -188,7 +188,8 @@ class ScriptedProvider:
 
     ``requests`` records every request in order (``provider`` ``"openai"``, ``"anthropic"`` or
     ``"gemini"``). A request after the script has run out, or a tool call whose arguments are
-    not a JSON object for Anthropic or Gemini, gets a 400 error naming the problem. Raises ``TypeError`` at construction for a script item of another type.
+    not a JSON object for Anthropic or Gemini, gets a 400 error naming the problem. Raises
+    ``TypeError`` at construction for a script item of another type.
     """
 
     def __init__(self, script: Iterable[ScriptedReply], *, chunk_delay: float = 0.0) -> None:
