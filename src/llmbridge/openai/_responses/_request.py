@@ -78,7 +78,7 @@ def to_openai_responses(
 ) -> OpenAIResponsesRequest:
     """Convert neutral messages to the ``input`` items of an OpenAI Responses request.
 
-    Rules (API.md 14): SYSTEM text -> a system message item in place; user and other agents'
+    Rules: SYSTEM text -> a system message item in place; user and other agents'
     text -> user items (string content), images and multimodal messages -> user items of
     ``input_text`` / ``input_image`` parts (``detail`` always set, ``"auto"`` by default;
     bytes as data URLs; https URLs only); text from self -> an assistant item, in the
