@@ -175,8 +175,8 @@ def _sdk_client(provider: Provider, http_client: Any, live: bool) -> Any:
 async def _close(client: Any) -> None:
     """Close an SDK client: OpenAI's and Anthropic's ``close()`` is a coroutine; google-genai's
     client has a sync ``close()`` and closes its async side with ``client.aio.aclose()``."""
-    aio = getattr(client, "aio", None)
-    closing = aio.aclose() if callable(getattr(aio, "aclose", None)) else client.close()
+    aclose = getattr(getattr(client, "aio", None), "aclose", None)
+    closing = aclose() if callable(aclose) else client.close()
     if inspect.isawaitable(closing):
         await closing
 
