@@ -257,7 +257,7 @@ def test_no_command_prints_usage_and_exits_2(capsys: pytest.CaptureFixture[str])
 
 @pytest.mark.parametrize(
     "argv",
-    [["convert"], ["convert", "--to", "gemini"], ["demo", "--provider", "gemini"]],
+    [["convert"], ["convert", "--to", "mistral"], ["demo", "--provider", "mistral"]],
     ids=["convert without --to", "unknown target", "unknown provider"],
 )
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
@@ -273,10 +273,15 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]
     [
         ("openai", {}, "OPENAI_API_KEY, which is"),
         ("anthropic", {"OPENAI_API_KEY": "sk-x"}, "ANTHROPIC_API_KEY, which is"),
-        ("all", {}, "OPENAI_API_KEY and ANTHROPIC_API_KEY, which are"),
-        ("all", {"ANTHROPIC_API_KEY": "sk-ant-x"}, "OPENAI_API_KEY, which is"),
+        ("gemini", {"OPENAI_API_KEY": "sk-x"}, "GEMINI_API_KEY, which is"),
+        ("all", {}, "OPENAI_API_KEY and ANTHROPIC_API_KEY and GEMINI_API_KEY, which are"),
+        (
+            "all",
+            {"ANTHROPIC_API_KEY": "sk-ant-x", "GEMINI_API_KEY": "g-x"},
+            "OPENAI_API_KEY, which is",
+        ),
     ],
-    ids=["openai key", "anthropic key", "both keys", "one of two keys"],
+    ids=["openai key", "anthropic key", "gemini key", "every key", "one of three keys"],
 )
 def test_live_names_each_missing_key_and_exits_2(
     capsys: pytest.CaptureFixture[str],
@@ -285,7 +290,7 @@ def test_live_names_each_missing_key_and_exits_2(
     present: dict[str, str],
     missing: str,
 ) -> None:
-    for variable in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+    for variable in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"):
         monkeypatch.delenv(variable, raising=False)
     for variable, value in present.items():
         monkeypatch.setenv(variable, value)
@@ -312,9 +317,13 @@ def test_model_is_the_flag_else_the_variable_else_the_default(
 ) -> None:
     environ = {"LLMBRIDGE_OPENAI_MODEL": variable} if variable else {}
 
-    models = models_from({"openai": flag, "anthropic": None}, environ)
+    models = models_from({"openai": flag, "anthropic": None, "gemini": None}, environ)
 
-    assert models == {"openai": expected, "anthropic": "claude-haiku-4-5"}
+    assert models == {
+        "openai": expected,
+        "anthropic": "claude-haiku-4-5",
+        "gemini": "gemini-2.5-flash",
+    }
 
 
 class FakeTerminal(io.StringIO):

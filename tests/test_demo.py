@@ -36,7 +36,17 @@ RESULT_LINES = (
     'get_weather({"city": "Paris"}) -> {"city":"Paris","temperature_c":18,"sky":"sunny"}',
     'get_local_time({"timezone": "Europe/Paris"}) -> 14:05 in Europe/Paris',
 )
-HEADERS = {"openai": "== OpenAI Chat Completions", "anthropic": "== Anthropic Messages"}
+HEADERS = {
+    "openai": "== OpenAI Chat Completions",
+    "anthropic": "== Anthropic Messages",
+    "gemini": "== Google Gemini",
+}
+
+
+GEMINI_STREAM = (
+    "https://generativelanguage.googleapis.com/v1/models/gemini-2.5-flash"
+    ":streamGenerateContent?alt=sse"
+)
 
 
 def run_demo(capsys: pytest.CaptureFixture[str], *flags: str) -> str:
@@ -68,14 +78,14 @@ def test_demo_runs_both_providers_and_they_agree(
     assert "[0] TextMessage role=system: " in output
     assert "[1] MultiModalMessage role=user: " in output
     assert "<image image/png, 96 bytes>" in output
-    for provider in ("openai", "anthropic"):
+    for provider in HEADERS:
         part = section(output, provider)
         assert "=> ToolCallAggregateMessage from=assistant (finish_reason=tool_calls" in part
         for line in RESULT_LINES:
             assert f"   {line}  [id " in part
         assert f"{ANSWER}\n=> TextMessage role=assistant from=assistant" in part
     assert "Same neutral reply types and tool results from every provider." in output
-    assert output.count("replies: ToolCallAggregateMessage -> TextMessage") == 2
+    assert output.count("replies: ToolCallAggregateMessage -> TextMessage") == len(HEADERS)
     assert "convert --to anthropic examples/conversation.json\n" in output  # a next step
     assert re.search(r'max_tokens=400 +"max_completion_tokens" +"max_tokens"', output)
 
@@ -91,8 +101,10 @@ def test_printed_requests_are_the_exact_json_and_answer_both_calls(
         "https://api.openai.com/v1/chat/completions",
         "https://api.anthropic.com/v1/messages",
         "https://api.anthropic.com/v1/messages",
+        GEMINI_STREAM,
+        GEMINI_STREAM,
     ]
-    openai_second, anthropic_second = requests[1][1], requests[3][1]
+    openai_second, anthropic_second, gemini_second = requests[1][1], requests[3][1], requests[5][1]
     openai_calls = openai_second["messages"][2]["tool_calls"]
     answered = [m["tool_call_id"] for m in openai_second["messages"][3:]]
     assert answered == [call["id"] for call in openai_calls]
@@ -102,7 +114,17 @@ def test_printed_requests_are_the_exact_json_and_answer_both_calls(
     assert results == uses
     assert len(results) == 2
     assert anthropic_second["system"][0]["text"] == demo.SYSTEM_PROMPT
-    assert all(body["stream"] is True for _, body in requests)
+    calls = [
+        p["functionCall"] for p in gemini_second["contents"][1]["parts"] if "functionCall" in p
+    ]
+    responses = [p["functionResponse"] for p in gemini_second["contents"][2]["parts"]]
+    assert [(r["id"], r["name"]) for r in responses] == [(c["id"], c["name"]) for c in calls]
+    assert len(responses) == 2
+    # The first call goes back with the signature the scripted reply gave it.
+    assert "thoughtSignature" in gemini_second["contents"][1]["parts"][1]
+    assert gemini_second["systemInstruction"]["parts"][0]["text"] == demo.SYSTEM_PROMPT
+    # Gemini streams by URL (:streamGenerateContent); the others say so in the body.
+    assert all(body["stream"] is True for _, body in requests[:4])
 
 
 def test_streamed_deltas_are_printed_as_they_arrive(capsys: pytest.CaptureFixture[str]) -> None:
@@ -113,13 +135,12 @@ def test_streamed_deltas_are_printed_as_they_arrive(capsys: pytest.CaptureFixtur
     assert '[tool call] get_local_time {"timezone": "Europe/Paris"}\n' in output
 
 
-@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("provider", list(HEADERS))
 def test_one_provider_only(capsys: pytest.CaptureFixture[str], provider: str) -> None:
     output = run_demo(capsys, "--provider", provider, "--no-stream")
 
-    other = "anthropic" if provider == "openai" else "openai"
     assert HEADERS[provider] in output
-    assert HEADERS[other] not in output
+    assert not [other for other in HEADERS if other != provider and HEADERS[other] in output]
     assert "every provider" not in output  # nothing to compare
     assert "on each wire" not in output
     assert "streamed as it arrives" not in output
@@ -131,8 +152,9 @@ def test_live_uses_the_keys_and_models_from_the_environment(
     # The live path with its HTTP answered offline: keys and models come from the environment.
     monkeypatch.setenv("OPENAI_API_KEY", "sk-live-secret")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-live-secret")
+    monkeypatch.setenv("GEMINI_API_KEY", "gemini-live-secret")
     monkeypatch.setenv("LLMBRIDGE_ANTHROPIC_MODEL", "claude-from-env")
-    offline = ScriptedProvider([*demo.script(), *demo.script()])
+    offline = ScriptedProvider([*demo.script(), *demo.script(), *demo.script()])
     real_http_client = demo._http_client
     monkeypatch.setattr(
         demo, "_http_client", lambda provider, hook, _: real_http_client(provider, hook, offline)
@@ -141,13 +163,15 @@ def test_live_uses_the_keys_and_models_from_the_environment(
     output = run_demo(capsys, "--live", "--openai-model", "gpt-from-flag")
 
     assert "(live: the real APIs answer)" in output
-    assert [body["model"] for body in offline.bodies()] == ["gpt-from-flag"] * 2 + [
+    assert [body.get("model") for body in offline.bodies()] == ["gpt-from-flag"] * 2 + [
         "claude-from-env"
-    ] * 2
+    ] * 2 + [None] * 2  # Gemini names the model in the URL
+    assert [str(r.url) for r in offline.requests[4:]] == [GEMINI_STREAM] * 2
     sent = [call.request.headers for call in offline.router.calls]
     assert [h.get("authorization") for h in sent] == ["Bearer sk-live-secret"] * 2 + [
         "Bearer sk-ant-live-secret"
-    ] * 2
+    ] * 2 + [None] * 2
+    assert [h.get("x-goog-api-key") for h in sent[4:]] == ["gemini-live-secret"] * 2
     assert "secret" not in output  # keys travel in headers, never into the output
 
 
@@ -187,7 +211,7 @@ def test_installed_commands_run_offline_with_exit_0(command: list[str]) -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
-    assert result.stdout.count(f"{ANSWER}\n") == 2
+    assert result.stdout.count(f"{ANSWER}\n") == len(HEADERS)
     assert "Same neutral reply types and tool results from every provider." in result.stdout
 
 

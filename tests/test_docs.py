@@ -19,6 +19,7 @@ PUBLIC_MODULES = [
     "llmbridge.kit",
     "llmbridge.openai",
     "llmbridge.anthropic",
+    "llmbridge.gemini",
     "llmbridge.testing",
 ]
 

@@ -76,6 +76,7 @@ RUNNABLE_SECTIONS = {
     "Quickstart": "18C and sunny in Paris -> 18C.",
     "Strict and lenient": "(strict mode)",
     "Swapping providers": "Hello through the gateway.",
+    "Gemini": "the signature went back: True",
     "Tracing with OpenTelemetry": "chat gpt-4o-mini: {'gen_ai.operation.name': 'chat', "
     "'gen_ai.provider.name': 'openai'",
     "OpenAI-compatible servers": "Hello from a local model.",

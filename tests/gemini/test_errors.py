@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import Any
 
 import httpx
@@ -194,3 +196,18 @@ def test_the_vertex_tag_goes_on_the_error() -> None:
 )
 def test_other_exceptions_are_not_this_providers(exc: Exception) -> None:
     assert map_error(exc) is None
+
+
+def test_an_aiohttp_error_counts_once_aiohttp_is_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The SDK runs on aiohttp whenever it is installed; map_error reads it only once imported.
+    fake = types.ModuleType("aiohttp")
+
+    class ClientError(Exception):
+        pass
+
+    fake.ClientError = ClientError  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "aiohttp", fake)
+
+    assert isinstance(map_error(ClientError("reset")), ProviderUnavailableError)
+    monkeypatch.delitem(sys.modules, "aiohttp")
+    assert map_error(ClientError("reset")) is None

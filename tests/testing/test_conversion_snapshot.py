@@ -165,7 +165,7 @@ def test_a_wing_registered_later_is_covered(
 
     document = pin(HISTORY, "bot", name_policy="prefix")
 
-    assert list(document) == ["openai", "anthropic", "toy"]
+    assert list(document) == ["openai", "anthropic", "gemini", "toy"]
     assert document["toy"] == {
         "payload": {"texts": ["Be brief.", "Hi"], "by": "bot"},
         "notes": ["request omitted: prefix"],
@@ -176,7 +176,7 @@ def test_a_wing_registered_later_is_covered(
     ("providers", "error", "match"),
     [
         (["toy"], pytest.fail.Exception, "'toy': No module named 'toy_sdk_not_installed'"),
-        (["opnai"], KeyError, "no provider 'opnai'; known: openai, anthropic, toy"),
+        (["opnai"], KeyError, "no provider 'opnai'; known: openai, anthropic, gemini, toy"),
         ("openai", TypeError, r"a list of provider tags, such as \['openai'\]"),
     ],
     ids=[
@@ -205,7 +205,7 @@ def test_a_provider_whose_sdk_is_missing_is_left_out(
 ) -> None:
     monkeypatch.setitem(registry._REGISTRY, "toy", info("toy", "toy_sdk_not_installed"))
 
-    assert list(pin(HISTORY)) == ["openai", "anthropic"]
+    assert list(pin(HISTORY)) == ["openai", "anthropic", "gemini"]
 
 
 def test_a_broken_wing_of_llmbridge_itself_is_not_mistaken_for_a_missing_sdk(

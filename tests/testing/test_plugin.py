@@ -128,7 +128,7 @@ def test_a_provider_sdk_missing_from_the_users_environment(project: pytest.Pytes
 
 
         def test_every_installed_provider(conversion_snapshot):
-            assert list(conversion_snapshot(HISTORY)) == ["anthropic"]
+            assert list(conversion_snapshot(HISTORY)) == ["anthropic", "gemini"]
 
 
         def test_named_provider_not_installed(conversion_snapshot):

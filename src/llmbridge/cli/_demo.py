@@ -10,6 +10,7 @@ Provider SDKs are imported inside functions: ``import llmbridge`` never loads th
 from __future__ import annotations
 
 import base64
+import inspect
 import json
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -64,7 +65,7 @@ KEY_VARIABLES: Final[dict[Provider, str]] = {
 _TITLES: Final[dict[Provider, str]] = {tag: provider_info(tag).title for tag in PROVIDERS}
 _NEXT_STEPS: Final = (
     ("demo --no-stream", "the same with send() instead of stream()"),
-    ("demo --live", "the real APIs (needs OPENAI_API_KEY / ANTHROPIC_API_KEY)"),
+    ("demo --live", f"the real APIs (needs {' / '.join(KEY_VARIABLES.values())})"),
     ("convert --to anthropic examples/conversation.json", "a neutral JSON file -> a payload"),
     ("--help", "every option"),
 )
@@ -171,6 +172,15 @@ def _sdk_client(provider: Provider, http_client: Any, live: bool) -> Any:
     )
 
 
+async def _close(client: Any) -> None:
+    """Close an SDK client: OpenAI's and Anthropic's ``close()`` is a coroutine; google-genai's
+    client has a sync ``close()`` and closes its async side with ``client.aio.aclose()``."""
+    aclose = getattr(getattr(client, "aio", None), "aclose", None)
+    closing = aclose() if callable(aclose) else client.close()
+    if inspect.isawaitable(closing):
+        await closing
+
+
 def build_agent(provider: Provider, client: Any, model: str) -> MiddlewareStreamingAgent:
     """The one provider-specific step: the provider agent. The rest of the stack is shared."""
     connected: MiddlewareStreamingAgent = load_provider(provider).connected_agent(
@@ -212,8 +222,7 @@ async def _converse(
         file.write(f"-- reply {number}{', streamed as it arrives' if settings.stream else ''}\n")
         file.flush()
 
-    http_client = _http_client(provider, show_request, offline)
-    client = _sdk_client(provider, http_client, settings.live)
+    client = _sdk_client(provider, _http_client(provider, show_request, offline), settings.live)
     agent = build_agent(provider, client, settings.models[provider])
     try:
         while len(replies) < MAX_ROUNDS:
@@ -225,8 +234,7 @@ async def _converse(
         file.write(f"(stopped after {MAX_ROUNDS} rounds of tool calls)\n")
         return replies
     finally:
-        # The demo made the HTTP client, so it closes it (not every SDK client closes async).
-        await http_client.aclose()
+        await _close(client)
 
 
 def _intro(live: bool) -> str:

@@ -115,7 +115,7 @@ def map_error(
     with ``retry_after`` from the headers; 401/403 -> ``AuthenticationError``; 400/404/413/422
     -> ``BadRequestError``; 408, 409, 5xx -> ``ProviderUnavailableError``); its message reads
     ``Gemini API error (HTTP <code>, <status>): <message>`` (also for ``provider="vertex"``:
-    API.md 9 names the family, not the transport). An error chunk inside a 200 stream is a
+    the wording names the family, not the transport). An error chunk inside a 200 stream is a
     ``StreamInterruptedError`` with the chunk's code and the table's ``retryable``. A
     transport error (httpx2, httpx, aiohttp) is a retryable ``ProviderUnavailableError``, or
     with ``accepted_stream`` (it happened inside a stream the API had accepted) a retryable

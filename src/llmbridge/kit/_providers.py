@@ -88,6 +88,15 @@ BUILTIN_PROVIDERS: Final = (
         "LLMBRIDGE_ANTHROPIC_MODEL",
         "ANTHROPIC_API_KEY",
     ),
+    ProviderInfo(
+        "gemini",
+        "Google Gemini",
+        "llmbridge.gemini",
+        "gemini",
+        "gemini-2.5-flash",
+        "LLMBRIDGE_GEMINI_MODEL",
+        "GEMINI_API_KEY",
+    ),
 )
 """The built-in wings, in the order the demo runs them: one line registers a wing."""
 
