@@ -30,6 +30,7 @@ EXPECTED = {
     "Anthropic ('openai')",
     "documents.py": "AnthropicChatAgent: Q3 revenue up 12%.",
     "tool_images.py": '"text": "[result of call_chart]"',
+    "structured_output.py": "== gemini: Rhine by train, 5 nights\n   Basel: 2",
 }
 
 
@@ -86,6 +87,7 @@ RUNNABLE_SECTIONS = {
     "OpenAI-compatible servers": "Hello from a local model.",
     "Timeouts and retries": "True OpenAI API error (timeout): Request timed out.",
     "Write your own provider": "You said: hi",
+    "Structured output": "name='Lyon' population=None\n['name', 'population']",
 }
 
 

@@ -198,9 +198,11 @@ def test_foundations_import_nothing_of_ours_but_each_other(path: Path) -> None:
 
 # The chain builds the tracing middleware (lazily: it needs the otel extra); tracing imports the
 # agents' protocols and context, never the chain or ``llmbridge`` (an empty top: not allowed).
-LAYERS = {"_agents": {"_messages", "_errors", "_agents", "_functions", "_tracing"},
+# Structured output (``_output``) sits on the foundations; the agents' options and the kit use it.
+LAYERS = {"_agents": {"_messages", "_errors", "_agents", "_functions", "_tracing", "_output"},
           "_functions": {"_messages", "_errors", "_agents", "_functions"},
-          "kit": {"_messages", "_errors", "_agents", "_functions", "kit"},
+          "kit": {"_messages", "_errors", "_agents", "_functions", "kit", "_output"},
+          "_output": {"_messages", "_errors", "_output"},
           "_tracing": {"_messages", "_errors", "_agents", "_tracing"}}  # fmt: skip
 
 

@@ -43,6 +43,7 @@ from llmbridge._errors import (
     EmptyResponseError,
     InvalidMessageError,
     LLMBridgeError,
+    OutputValidationError,
     ProviderAPIError,
     ProviderResponseError,
     ProviderUnavailableError,
@@ -72,6 +73,7 @@ from llmbridge._messages import (
     Usage,
 )
 from llmbridge._messages._serialization import dump_messages, load_messages
+from llmbridge._output import parse_output
 from llmbridge.kit._conversation import check_tool_pairing
 from llmbridge.kit._notes import ConversionNote
 
@@ -106,6 +108,7 @@ __all__ = [
     "MiddlewareContext",
     "MiddlewareStreamingAgent",
     "MultiModalMessage",
+    "OutputValidationError",
     "PrintMessageMiddleware",
     "ProviderAPIError",
     "ProviderResponseError",
@@ -133,6 +136,7 @@ __all__ = [
     "format_message",
     "function",
     "load_messages",
+    "parse_output",
     "register_default_connector",
     "register_message_connector",
     "register_middleware",

@@ -5,6 +5,7 @@
     LLMBridgeError
      +-- InvalidMessageError        (also ValueError; .index, .field)
      +-- UnsupportedMessageError    (also TypeError; .index)
+     +-- OutputValidationError      (also ValueError; .text)
      +-- ProviderResponseError      (.response)
      |    +-- ContentFilteredError
      |    +-- RefusalError          (.refusal)
@@ -37,6 +38,7 @@ __all__ = [
     "EmptyResponseError",
     "InvalidMessageError",
     "LLMBridgeError",
+    "OutputValidationError",
     "ProviderAPIError",
     "ProviderResponseError",
     "ProviderUnavailableError",
@@ -89,6 +91,19 @@ class UnsupportedMessageError(LLMBridgeError, TypeError):
         super().__init__(_located(message, index, None))
         self.reason = message
         self.index = index
+
+
+class OutputValidationError(LLMBridgeError, ValueError):
+    """A structured reply is not JSON that fits the requested schema.
+
+    Raised by ``parse_output`` for text that is not JSON, a reply cut off at the token limit
+    (finish reason ``length``), or JSON that fails validation; ``text`` is the reply text as
+    received (``""`` when the reply had none).
+    """
+
+    def __init__(self, message: str, *, text: str) -> None:
+        super().__init__(message)
+        self.text = text
 
 
 class ProviderResponseError(LLMBridgeError):

@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from llmbridge._messages import Message, Role, TextMessage
+from llmbridge._output import OutputSchema, check_output_schema
 
 if TYPE_CHECKING:
     from llmbridge._functions import FunctionContract
@@ -57,7 +58,12 @@ class GenerateReplyOptions:
 
     ``tool_choice`` is ``"auto"``, ``"none"``, ``"required"`` or a function name; ``extra``
     holds provider settings passed to the SDK call (keywords the SDK's ``create()`` takes are
-    passed as keywords, the rest in the request body).
+    passed as keywords, the rest in the request body). ``output_schema`` (a pydantic model
+    class or a JSON schema dict of an object) asks for a JSON reply that fits it, through each
+    provider's native structured output; ``parse_output`` reads the reply.
+
+    Raises ``TypeError`` for an ``output_schema`` that is neither a model class nor a mapping,
+    and ``ValueError`` for a mapping that is not an object schema.
     """
 
     temperature: float | None = None
@@ -66,6 +72,10 @@ class GenerateReplyOptions:
     functions: Sequence[FunctionContract] | None = None
     tool_choice: str | None = None
     extra: Mapping[str, Any] | None = field(default=None, hash=False)
+    output_schema: OutputSchema | None = field(default=None, hash=False)
+
+    def __post_init__(self) -> None:
+        check_output_schema(self.output_schema)
 
     def merge(self, other: GenerateReplyOptions | None) -> GenerateReplyOptions:
         """Return these options with the fields ``other`` sets (not ``None``) taken from it."""

@@ -28,9 +28,11 @@ from llmbridge import (
 )
 from llmbridge.anthropic._connector import AnthropicMessageConnector
 from llmbridge.anthropic._errors import PROVIDER, map_error
+from llmbridge.anthropic._output import output_format
 from llmbridge.anthropic._tools import tool_choice_param, tool_param
 from llmbridge.kit import (
     AgentMethods,
+    NoteLog,
     check_async_client,
     check_reserved,
     checked_tool_choice,
@@ -41,6 +43,8 @@ from llmbridge.kit import (
 
 if TYPE_CHECKING:
     from anthropic import AsyncAnthropic
+
+    from llmbridge.kit import OutputSchema
 
 __all__ = ["AnthropicChatAgent"]
 
@@ -81,7 +85,8 @@ class AnthropicChatAgent(AgentMethods):
     ``MessageEnvelope[anthropic.types.Message]``; streams
     ``MessageEnvelope[RawMessageStreamEvent]``. Options: ``max_tokens`` (default 4096),
     ``functions`` -> ``tools`` (constructor first, first of a name wins), ``tool_choice``
-    (``"required"`` -> any, a name -> that tool), ``stop_sequences``, ``temperature``;
+    (``"required"`` -> any, a name -> that tool), ``stop_sequences``, ``temperature``,
+    ``output_schema`` -> ``output_config.format``;
     ``options.extra`` and ``**create_kwargs``: keys ``create()`` takes are keywords, the others
     go into ``extra_body``; ``model``, ``messages``, ``stream`` and ``max_tokens`` are the
     agent's own (``ValueError``). Raises ``TypeError`` at construction for a sync client
@@ -129,6 +134,8 @@ class AnthropicChatAgent(AgentMethods):
         self.functions: tuple[FunctionContract, ...] = tuple(functions or ())
         check_reserved(create_kwargs, _RESERVED, "AnthropicChatAgent")
         self.create_kwargs: dict[str, Any] = dict(create_kwargs)
+        # Each note of an output_schema transform is logged once per agent.
+        self._schema_log = NoteLog(source=f"AnthropicChatAgent {name!r}")
 
     def __repr__(self) -> str:
         return f"AnthropicChatAgent(name={self.name!r}, model={self.model!r})"
@@ -161,7 +168,11 @@ class AnthropicChatAgent(AgentMethods):
 
         Raises ``ValueError`` before anything is sent for a ``tool_choice`` naming no offered
         function (or ``"required"`` with none offered; ``"auto"`` and ``"none"`` without
-        functions are left out) and for a forced tool choice while thinking is enabled.
+        functions are left out), for a forced tool choice while thinking is enabled, and for
+        ``options.output_schema`` beside an ``output_config`` format setting or a schema
+        ``anthropic.transform_schema`` cannot take. ``output_schema`` becomes
+        ``output_config.format`` (other ``output_config`` keys kept); the
+        transform's notes go to the ``llmbridge`` logger, each once per agent.
         """
         options = options or GenerateReplyOptions()
         system, turns = self._split_messages(messages)
@@ -180,6 +191,8 @@ class AnthropicChatAgent(AgentMethods):
         if tool_choice is not None:
             settings["tool_choice"] = tool_choice_param(tool_choice)
         _check_thinking(settings)
+        if options.output_schema is not None:
+            settings["output_config"] = self._output_config(settings, options.output_schema)
         if system:
             settings["system"] = system
         settings["model"] = self.model
@@ -190,6 +203,18 @@ class AnthropicChatAgent(AgentMethods):
         arguments: dict[str, Any] = {}
         layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
         return arguments
+
+    def _output_config(self, settings: Mapping[str, Any], schema: OutputSchema) -> dict[str, Any]:
+        config = settings.get("output_config") or {}
+        if not isinstance(config, Mapping) or config.get("format") is not None:
+            raise ValueError(
+                "output_schema and an output_config format setting both ask for a reply "
+                "format; pass only one"
+            )
+        format_, notes = output_format(schema)
+        self._schema_log.log(notes, ())
+        # Other output settings (effort) stay beside the format.
+        return {**config, "format": format_}
 
     async def generate_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None

@@ -23,6 +23,7 @@ from llmbridge import (
     UnsupportedMessageError,
 )
 from llmbridge.gemini._errors import PROVIDER, VERTEX_PROVIDER, map_error
+from llmbridge.gemini._output import output_settings
 from llmbridge.gemini._tools import function_tool, tool_config
 from llmbridge.kit import (
     AgentMethods,
@@ -71,7 +72,8 @@ class GeminiChatAgent(AgentMethods):
     ``functions`` -> one ``Tool`` of ``function_declarations`` with ``parameters_json_schema``
     (constructor first, first of a name wins; after any ``tools`` given in the settings),
     ``tool_choice`` -> ``tool_config`` (auto AUTO, none NONE, required ANY, a name ANY with
-    ``allowed_function_names``); ``**config_kwargs`` and ``options.extra`` are
+    ``allowed_function_names``), ``output_schema`` -> ``response_mime_type`` JSON and
+    ``response_json_schema``; ``**config_kwargs`` and ``options.extra`` are
     ``GenerateContentConfig`` fields (per-call values win). ``provider`` is ``"vertex"`` for a
     Vertex AI client, else ``"gemini"``. Raises ``TypeError`` at construction for an object
     that is not a ``google.genai.Client``, ``ValueError`` for a reserved setting (``model``,
@@ -142,10 +144,12 @@ class GeminiChatAgent(AgentMethods):
         ``contents``, ``config``).
 
         Raises ``ValueError`` before anything is sent for a reserved setting in
-        ``options.extra`` and for a ``tool_choice`` naming no offered function (or
+        ``options.extra``, for a ``tool_choice`` naming no offered function (or
         ``"required"`` with none offered; ``"auto"`` and ``"none"`` without functions are left
-        out); pydantic's ``ValidationError`` (a ``ValueError``) for a setting that is no
-        ``GenerateContentConfig`` field.
+        out), for ``options.output_schema`` beside a response schema setting or a MIME type
+        other than JSON; pydantic's ``ValidationError`` (a ``ValueError``) for a setting that
+        is no ``GenerateContentConfig`` field. ``output_schema`` becomes
+        ``response_mime_type="application/json"`` and ``response_json_schema``.
         """
         options = options or GenerateReplyOptions()
         system, contents = self._split_messages(messages)
@@ -168,6 +172,8 @@ class GeminiChatAgent(AgentMethods):
         tool_choice = checked_tool_choice(options.tool_choice, [f.name for f in functions])
         if tool_choice is not None:
             settings["tool_config"] = tool_config(tool_choice)
+        if options.output_schema is not None:
+            settings.update(output_settings(options.output_schema, settings))
         if system:
             settings["system_instruction"] = {"parts": system}
         _check_response_schema(settings)

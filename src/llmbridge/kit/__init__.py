@@ -5,8 +5,10 @@ its SDK's error mapping), the pure ``to_*`` / ``from_*`` functions and stream ag
 (built from ``prepare_conversation``, ``NoteRecorder``, ``speaker``, ``ReplyParts`` /
 ``build_reply`` and ``ToolCallAccumulator``), and a provider agent (``AgentMethods``,
 ``create_keywords`` / ``layer_create_settings`` / ``check_reserved`` for its SDK call, the error
-helpers for its SDK's exceptions). The built-in providers import nothing else of llmbridge's
-than the names here and in ``llmbridge``. ``import llmbridge.kit`` imports no provider SDK.
+helpers for its SDK's exceptions; ``output_json_schema`` / ``output_schema_name`` /
+``strict_json_schema`` for structured output). The built-in providers import nothing else of
+llmbridge's than the names here and in ``llmbridge``. ``import llmbridge.kit`` imports no
+provider SDK.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from llmbridge._errors import (
 )
 from llmbridge._functions import combine_functions
 from llmbridge._messages import MediaPart, ToolResult, ToolResultPart, result_text, split_result
+from llmbridge._output import OutputSchema, output_json_schema, output_schema_name
 from llmbridge.kit._checks import (
     SUPPORTED_IMAGE_TYPES,
     TEXT_DOCUMENT_TYPES,
@@ -56,6 +59,7 @@ from llmbridge.kit._providers import (
 )
 from llmbridge.kit._reply import ReplyParts, build_reply, partial_reply
 from llmbridge.kit._request import ProviderRequest
+from llmbridge.kit._schema import STRICT_KEYWORDS, strict_json_schema
 from llmbridge.kit._speaker import Speaker, speaker
 from llmbridge.kit._stream import StreamAggregator
 from llmbridge.kit._tool_calls import (
@@ -72,6 +76,7 @@ __all__ = [
     "BUILTIN_PROVIDERS",
     "CUT_ARGUMENTS_SHOWN",
     "NAME_PATTERN",
+    "STRICT_KEYWORDS",
     "SUPPORTED_IMAGE_TYPES",
     "TEXT_DOCUMENT_TYPES",
     "TOOL_CHOICE_MODES",
@@ -83,6 +88,7 @@ __all__ = [
     "NoteKind",
     "NoteLog",
     "NoteRecorder",
+    "OutputSchema",
     "PreparedConversation",
     "ProviderInfo",
     "ProviderRequest",
@@ -115,6 +121,8 @@ __all__ = [
     "load_provider",
     "log_notes",
     "omitted_detail",
+    "output_json_schema",
+    "output_schema_name",
     "partial_reply",
     "prepare_conversation",
     "provider_info",
@@ -127,6 +135,7 @@ __all__ = [
     "shorten_identifier",
     "speaker",
     "split_result",
+    "strict_json_schema",
     "tool_call_id_or_fallback",
     "unsupported_envelope",
     "unsupported_image_url",

@@ -29,6 +29,7 @@ from llmbridge import (
 )
 from llmbridge.kit import (
     AgentMethods,
+    NoteLog,
     check_async_client,
     check_reserved,
     checked_tool_choice,
@@ -37,6 +38,7 @@ from llmbridge.kit import (
 )
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
 from llmbridge.openai._errors import PROVIDER, malformed_stream_error, map_error
+from llmbridge.openai._output import response_format
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 
 __all__ = ["OpenAIChatAgent"]
@@ -50,6 +52,9 @@ MAX_STOP_SEQUENCES: Final = 4
 # Set by the agent itself: from its constructor, the conversation and the calling path.
 _RESERVED: Final = frozenset({"model", "messages", "stream"})
 _SYSTEM_ROLES: Final = frozenset({"system", "developer"})
+_BOTH_FORMATS: Final = (
+    "output_schema and a response_format setting both ask for a reply format; pass only one"
+)
 
 
 def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> None:
@@ -74,7 +79,8 @@ class OpenAIChatAgent(AgentMethods):
     ``MessageEnvelope[ChatCompletionChunk]`` with usage requested. Options map to ``create()``:
     ``temperature``, ``max_tokens`` -> ``max_completion_tokens``, ``stop_sequences`` -> ``stop``,
     ``functions`` -> ``tools`` (constructor functions first; the first of a name wins),
-    ``tool_choice``; ``extra`` and ``create_kwargs`` keys ``create()`` takes pass as keywords,
+    ``tool_choice``, ``output_schema`` -> ``response_format`` (strict JSON schema); ``extra``
+    and ``create_kwargs`` keys ``create()`` takes pass as keywords,
     the rest through ``extra_body``. Per-call options win over constructor settings.
 
     Raises ``TypeError`` at construction for a sync client (``openai.OpenAI``,
@@ -119,6 +125,8 @@ class OpenAIChatAgent(AgentMethods):
         _set_if(base, "max_completion_tokens", max_tokens)
         _set_if(base, "seed", seed)
         self._base_arguments = base
+        # Each "repaired" note of an output_schema transform is logged once per agent.
+        self._schema_log = NoteLog(source=f"OpenAIChatAgent {name!r}")
 
     def __repr__(self) -> str:
         return f"OpenAIChatAgent(name={self.name!r}, model={self.model!r})"
@@ -148,8 +156,11 @@ class OpenAIChatAgent(AgentMethods):
 
         Raises ``UnsupportedMessageError`` for input that is not an envelope of a request dict,
         and ``ValueError`` before anything is sent for more than four stop sequences and for a
-        ``tool_choice`` naming no offered function (or ``"required"`` with none offered);
-        ``"auto"`` and ``"none"`` without functions are left out.
+        ``tool_choice`` naming no offered function (or ``"required"`` with none offered),
+        and for ``options.output_schema`` together with a ``response_format`` setting;
+        ``"auto"`` and ``"none"`` without functions are left out. ``output_schema`` becomes a
+        strict ``json_schema`` ``response_format``; the transform's ``"repaired"``
+        notes go to the ``llmbridge`` logger, each once per agent.
         """
         arguments = dict(self._base_arguments)
         arguments["messages"] = self._payloads(messages)
@@ -173,6 +184,11 @@ class OpenAIChatAgent(AgentMethods):
         tool_choice = checked_tool_choice(options.tool_choice, names)
         if tool_choice is not None:
             arguments["tool_choice"] = openai_tool_choice(tool_choice)
+        if options.output_schema is not None:
+            if "response_format" in arguments:
+                raise ValueError(_BOTH_FORMATS)
+            arguments["response_format"], notes = response_format(options.output_schema)
+            self._schema_log.log(notes, ())
         return arguments
 
     def _secrets(self) -> tuple[str | None, ...]:

@@ -28,6 +28,8 @@ from llmbridge import (
 )
 from llmbridge.kit import (
     AgentMethods,
+    NoteLog,
+    OutputSchema,
     check_async_client,
     check_reserved,
     checked_tool_choice,
@@ -35,6 +37,7 @@ from llmbridge.kit import (
     layer_create_settings,
 )
 from llmbridge.openai._errors import malformed_stream_error, map_error
+from llmbridge.openai._output import text_format
 from llmbridge.openai._responses._items import PROVIDER
 from llmbridge.openai._responses._tools import responses_tool_choice, responses_tools
 
@@ -129,6 +132,8 @@ class OpenAIResponsesAgent(AgentMethods):
         _set_if(base, "temperature", temperature)
         _set_if(base, "max_output_tokens", max_output_tokens)
         self._base_arguments = base
+        # Each "repaired" note of an output_schema transform is logged once per agent.
+        self._schema_log = NoteLog(source=f"OpenAIResponsesAgent {name!r}")
 
     def __repr__(self) -> str:
         return f"OpenAIResponsesAgent(name={self.name!r}, model={self.model!r})"
@@ -153,9 +158,12 @@ class OpenAIResponsesAgent(AgentMethods):
         """Return the keyword arguments of the ``responses.create()`` call.
 
         Raises ``UnsupportedMessageError`` for input that is not an envelope of an item dict,
-        and ``ValueError`` before anything is sent for ``stop_sequences`` and for a
-        ``tool_choice`` naming no offered function (or ``"required"`` with none offered);
-        ``"auto"`` and ``"none"`` without functions are left out.
+        and ``ValueError`` before anything is sent for ``stop_sequences``, for a
+        ``tool_choice`` naming no offered function (or ``"required"`` with none offered) and
+        for ``options.output_schema`` beside a ``text`` format setting; ``"auto"`` and
+        ``"none"`` without functions are left out. ``output_schema`` becomes the flat strict
+        ``text.format`` (``{"type": "json_schema", "name", "schema", "strict": true}``); the
+        transform's ``"repaired"`` notes go to the ``llmbridge`` logger, each once per agent.
         """
         arguments = dict(self._base_arguments)
         arguments["input"] = self._items(messages)
@@ -178,7 +186,19 @@ class OpenAIResponsesAgent(AgentMethods):
         tool_choice = checked_tool_choice(options.tool_choice, [tool["name"] for tool in tools])
         if tool_choice is not None:
             arguments["tool_choice"] = responses_tool_choice(tool_choice)
+        if options.output_schema is not None:
+            arguments["text"] = self._text(arguments.get("text"), options.output_schema)
         return arguments
+
+    def _text(self, text: object, schema: OutputSchema) -> dict[str, Any]:
+        """The ``text`` argument with ``schema`` as its format (other keys, verbosity, kept)."""
+        if text is not None and (not isinstance(text, Mapping) or "format" in text):
+            raise ValueError(
+                "output_schema and a text format setting both ask for a reply format; pass only one"
+            )
+        format_, notes = text_format(schema)
+        self._schema_log.log(notes, ())
+        return {**(text or {}), "format": format_}
 
     def _secrets(self) -> tuple[str | None, ...]:
         api_key = getattr(self.client, "api_key", None)
