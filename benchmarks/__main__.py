@@ -18,10 +18,12 @@ from benchmarks.conversation import make_conversation
 from benchmarks.convert import conversion_cases, run_conversion
 from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
+from benchmarks.repeat import TURNS, run_repeat
 from benchmarks.report import (
     conversion_table,
     id_repair_table,
     memory_table,
+    repeat_table,
     stream_table,
     tracing_table,
 )
@@ -29,7 +31,7 @@ from benchmarks.streams import StreamShape, run_streams, stream_cases
 from benchmarks.timing import Settings
 from benchmarks.tracing import run_tracing
 
-_BENCHMARKS = ("convert", "streams", "memory", "ids", "tracing")
+_BENCHMARKS = ("convert", "repeat", "streams", "memory", "ids", "tracing")
 _PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
 
 
@@ -46,6 +48,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--image-mb", type=float, default=4.0, help="MB per image")
     parser.add_argument(
         "--rounds", type=int, nargs="+", default=list(ROUNDS), help="agent-loop lengths (ids)"
+    )
+    parser.add_argument(
+        "--turns", type=int, nargs="+", default=list(TURNS), help="history lengths (repeat)"
     )
     parser.add_argument(
         "--traced-messages", type=int, default=100, help="conversation size of the tracing case"
@@ -92,6 +97,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if "convert" in chosen:
         print(f"Conversion of a {args.messages:,}-message mixed conversation\n")
         print(conversion_table(run_conversion(args.messages, settings)) + "\n", flush=True)
+    if "repeat" in chosen:
+        print("Repeated conversion: turn N of an agent loop converts its N-message history\n")
+        print(repeat_table(run_repeat(args.turns, settings)) + "\n", flush=True)
     if "streams" in chosen:
         print(
             f"Stream aggregation: {shape.text_deltas:,} text deltas + {shape.calls} x "

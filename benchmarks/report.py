@@ -7,10 +7,18 @@ from collections.abc import Sequence
 from benchmarks.convert import ConversionResult
 from benchmarks.ids import IdRepairResult
 from benchmarks.memory import MemoryResult
+from benchmarks.repeat import BASE_TURN, GROWTH_TARGET, RepeatResult
 from benchmarks.streams import StreamResult
 from benchmarks.tracing import TARGET_PERCENT, TracingResult
 
-__all__ = ["conversion_table", "id_repair_table", "memory_table", "stream_table", "tracing_table"]
+__all__ = [
+    "conversion_table",
+    "id_repair_table",
+    "memory_table",
+    "repeat_table",
+    "stream_table",
+    "tracing_table",
+]
 
 _MB = 1024 * 1024
 
@@ -128,3 +136,26 @@ def tracing_table(results: Sequence[TracingResult]) -> str:
         for result in results
     ]
     return _table(header, rows)
+
+
+def repeat_table(results: Sequence[RepeatResult]) -> str:
+    """One row per wing and history length: µs per message of one turn, growth, the target."""
+    header = ["repeated conversion", "history", "µs/msg", "µs/msg vs 100 messages", "target"]
+    rows = [
+        [
+            f"`{result.provider}`",
+            f"{result.messages:,}",
+            f"{result.us_per_message:.2f}",
+            f"{result.growth:.2f}x",
+            _growth_verdict(result),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def _growth_verdict(result: RepeatResult) -> str:
+    # Shorter histories pay the per-call overhead over fewer messages: only growth counts.
+    if result.messages <= BASE_TURN:
+        return "(reference)" if result.messages == BASE_TURN else "(fixed cost per call)"
+    return f"<= {GROWTH_TARGET}x: {_verdict(result.growth, GROWTH_TARGET)}"

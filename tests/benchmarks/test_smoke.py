@@ -18,7 +18,8 @@ from benchmarks.conversation import (
 from benchmarks.convert import ConversionResult, run_conversion
 from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.memory import deep_size, run_memory
-from benchmarks.report import conversion_table
+from benchmarks.repeat import RepeatResult, repeat_cases, run_repeat
+from benchmarks.report import conversion_table, repeat_table
 from benchmarks.streams import StreamShape, run_streams
 from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference
 from benchmarks.tracing import run_tracing
@@ -78,6 +79,32 @@ def test_conversion_benchmark_runs_once_with_floors_matching_the_library() -> No
     results = run_conversion(30, ONCE)
     assert [result.provider for result in results] == ["openai", "anthropic"]
     assert all(result.library_us > 0 and result.floor_us > 0 for result in results)
+
+
+def test_repeat_benchmark_measures_every_registered_wing_per_history_length() -> None:
+    results = run_repeat((20, 5), ONCE)
+    assert set(repeat_cases()) >= {"openai", "anthropic"}
+    assert [(result.provider, result.messages) for result in results][:4] == [
+        ("openai", 5), ("openai", 20), ("anthropic", 5), ("anthropic", 20)
+    ]  # fmt: skip
+    assert all(result.us_per_message > 0 for result in results)
+    assert [result.growth for result in results[::2]] == [1.0] * (len(results) // 2)
+
+
+@pytest.mark.parametrize(
+    ("messages", "growth", "verdict"),
+    [
+        pytest.param(10, 1.6, "(fixed cost per call)", id="shorter_history_is_not_judged"),
+        pytest.param(100, 1.0, "(reference)", id="base_history_is_the_reference"),
+        pytest.param(1000, 1.1, "<= 1.25x: met", id="flat_cost_per_message_is_met"),
+        pytest.param(1000, 2.5, "<= 1.25x: MISSED by 100%", id="growing_cost_is_missed"),
+    ],
+)
+def test_repeat_table_judges_only_growth_past_the_reference(
+    messages: int, growth: float, verdict: str
+) -> None:
+    table = repeat_table([RepeatResult("openai", messages, 1.0, growth)])
+    assert table.endswith(f"| {growth:.2f}x | {verdict} |")
 
 
 def test_stream_benchmark_runs_once_with_floors_matching_the_library() -> None:
@@ -182,7 +209,7 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     main(
         ["--messages", "20", "--min-time", "0", "--repeats", "1", "--text-deltas", "3",
          "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01",
-         "--rounds", "3", "6", "--traced-messages", "10"]
+         "--rounds", "3", "6", "--turns", "4", "8", "--traced-messages", "10"]
     )  # fmt: skip
     out = capsys.readouterr().out
     rows = (
@@ -191,6 +218,7 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
         "| openai | 10 |",
         "| `to_openai` | 6 |",
         "| anthropic | stream | 10 |",
+        "| `anthropic` | 8 |",
     )
     for row in rows:
         assert row in out

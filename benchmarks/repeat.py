@@ -1,0 +1,87 @@
+"""Repeated conversion: turn N of an agent loop converts the whole N-message history again.
+
+Every registered wing (``llmbridge.kit.provider_tags()``) whose package imports is measured
+through its ``request_payload``, the function ``llmbridge convert`` uses, so a new wing joins
+without a change here. Turn N's conversation is ``make_conversation(N)`` (the same seed, so each
+is the history the previous turns grew, closed by the user's new question). The figure is µs per
+message of one turn; it stays flat when the total cost grows linearly with the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Final
+
+from benchmarks.conversation import AGENT, make_conversation
+from benchmarks.timing import Settings, best_times
+from llmbridge import Message
+from llmbridge.kit import ProviderWing, load_provider, provider_tags
+
+__all__ = ["BASE_TURN", "GROWTH_TARGET", "TURNS", "RepeatResult", "repeat_cases", "run_repeat"]
+
+TURNS: Final = (10, 100, 1000)
+"""The history lengths measured by default."""
+
+BASE_TURN: Final = 100
+"""The history whose µs per message the others are compared with (when measured)."""
+
+GROWTH_TARGET: Final = 1.25
+"""The highest accepted µs per message of a longer history over that of ``BASE_TURN`` messages
+(flat, give or take the noise of a shared machine: linear total cost)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatResult:
+    """One wing's cost of converting an N-message history, per message, and its growth.
+
+    ``growth`` is this history's µs per message over that of the ``BASE_TURN``-message history
+    (or of the shortest one measured when there is none) in the same run.
+    """
+
+    provider: str
+    messages: int
+    us_per_message: float
+    growth: float
+
+
+def _convert(wing: ProviderWing, messages: Sequence[Message]) -> object:
+    return wing.request_payload(messages, agent_name=AGENT, strict_mode=False, name_policy="drop")
+
+
+def repeat_cases() -> dict[str, Callable[[Sequence[Message]], object]]:
+    """``tag -> conversion`` for every registered wing whose SDK is installed."""
+    cases: dict[str, Callable[[Sequence[Message]], object]] = {}
+    for tag in provider_tags():
+        try:
+            wing = load_provider(tag)
+        except ImportError:
+            continue  # its extra is not installed: nothing to measure
+        cases[tag] = partial(_convert, wing)
+    return cases
+
+
+def run_repeat(
+    turns: Sequence[int] = TURNS, settings: Settings | None = None
+) -> list[RepeatResult]:
+    """Time each wing's conversion of the history of every turn in ``turns``.
+
+    The histories of one wing take their runs in turn (round robin), so a busy spell of the
+    machine weighs on every length alike and the growth ratio is taken within one run.
+    """
+    settings = settings or Settings()
+    histories = {size: make_conversation(size) for size in sorted(set(turns))}
+    base = BASE_TURN if BASE_TURN in histories else min(histories)
+    results = []
+    for tag, convert in repeat_cases().items():
+        timings = best_times(
+            {str(size): partial(convert, history) for size, history in histories.items()},
+            settings,
+        )
+        per_message = {size: timings[str(size)].seconds / size * 1e6 for size in histories}
+        results.extend(
+            RepeatResult(tag, size, per_message[size], per_message[size] / per_message[base])
+            for size in histories
+        )
+    return results
