@@ -18,11 +18,13 @@ from benchmarks.conversation import make_conversation
 from benchmarks.convert import conversion_cases, run_conversion
 from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
+from benchmarks.percall import run_per_call
 from benchmarks.repeat import TURNS, run_repeat
 from benchmarks.report import (
     conversion_table,
     id_repair_table,
     memory_table,
+    per_call_table,
     repeat_table,
     stream_table,
     tracing_table,
@@ -31,7 +33,7 @@ from benchmarks.streams import StreamShape, run_streams, stream_cases
 from benchmarks.timing import Settings
 from benchmarks.tracing import run_tracing
 
-_BENCHMARKS = ("convert", "repeat", "streams", "memory", "ids", "tracing")
+_BENCHMARKS = ("convert", "repeat", "streams", "memory", "ids", "percall", "tracing")
 _PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
 
 
@@ -53,7 +55,10 @@ def _parser() -> argparse.ArgumentParser:
         "--turns", type=int, nargs="+", default=list(TURNS), help="history lengths (repeat)"
     )
     parser.add_argument(
-        "--traced-messages", type=int, default=100, help="conversation size of the tracing case"
+        "--traced-messages",
+        type=int,
+        default=100,
+        help="conversation size of the per-call and tracing cases",
     )
     parser.add_argument("--profile", choices=_PROFILES, help="profile one library call")
     return parser
@@ -113,6 +118,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     if "ids" in chosen:
         print("Tool-id repair: agent loops whose calls carry no ids, against unique ids\n")
         print(id_repair_table(run_id_repair(args.rounds, settings)) + "\n", flush=True)
+    if "percall" in chosen:
+        print(
+            f"The cost per call: a connected agent's call with a {args.traced_messages:,}-message "
+            "conversation over RespxTransport, against the SDK's own call with the hand-built "
+            "payload\n"
+        )
+        print(per_call_table(run_per_call(args.traced_messages, settings)) + "\n", flush=True)
     if "tracing" in chosen:
         print(
             f"Tracing overhead: a connected agent's call with a {args.traced_messages:,}-message "

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from benchmarks.convert import ConversionResult
 from benchmarks.ids import IdRepairResult
 from benchmarks.memory import MemoryResult
+from benchmarks.percall import TARGET_PERCENT as PER_CALL_PERCENT
+from benchmarks.percall import PerCallResult
 from benchmarks.repeat import BASE_TURN, GROWTH_TARGET, RepeatResult
 from benchmarks.streams import StreamResult
 from benchmarks.tracing import TARGET_PERCENT, TracingResult
@@ -15,6 +17,7 @@ __all__ = [
     "conversion_table",
     "id_repair_table",
     "memory_table",
+    "per_call_table",
     "repeat_table",
     "stream_table",
     "tracing_table",
@@ -159,3 +162,24 @@ def _growth_verdict(result: RepeatResult) -> str:
     if result.messages <= BASE_TURN:
         return "(reference)" if result.messages == BASE_TURN else "(fixed cost per call)"
     return f"<= {GROWTH_TARGET}x: {_verdict(result.growth, GROWTH_TARGET)}"
+
+
+def per_call_table(results: Sequence[PerCallResult]) -> str:
+    """One row per wing and path: µs per call through the agent and the bare SDK, the overhead."""
+    header = ["per call", "path", "messages", "agent µs/call", "SDK µs/call", "extra µs",
+              "overhead", "target"]  # fmt: skip
+    rows = [
+        [
+            result.provider,
+            result.path,
+            f"{result.messages:,}",
+            f"{result.agent_us:,.0f}",
+            f"{result.sdk_us:,.0f}",
+            f"{result.agent_us - result.sdk_us:+,.0f}",
+            f"{result.overhead_percent:+.1f}%",
+            f"<= {PER_CALL_PERCENT:.0f}%: "
+            + ("met" if result.overhead_percent <= PER_CALL_PERCENT else "MISSED"),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)

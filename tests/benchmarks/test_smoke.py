@@ -18,6 +18,7 @@ from benchmarks.conversation import (
 from benchmarks.convert import ConversionResult, run_conversion
 from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.memory import deep_size, run_memory
+from benchmarks.percall import run_per_call
 from benchmarks.repeat import RepeatResult, repeat_cases, run_repeat
 from benchmarks.report import conversion_table, repeat_table
 from benchmarks.streams import StreamShape, run_streams
@@ -154,6 +155,17 @@ def test_tracing_benchmark_runs_once_for_both_providers_and_paths() -> None:
     assert all(min(result.untraced_us, result.traced_us, result.floor_us) > 0 for result in results)
 
 
+def test_per_call_benchmark_runs_once_with_the_sdk_body_matching_the_agent() -> None:
+    results = run_per_call(10, ONCE)
+    assert [(result.provider, result.path) for result in results][:4] == [
+        ("openai", "send"),
+        ("openai", "stream"),
+        ("anthropic", "send"),
+        ("anthropic", "stream"),
+    ]
+    assert all(min(result.agent_us, result.sdk_us) > 0 for result in results)
+
+
 def test_big_image_conversation_holds_the_requested_images() -> None:
     messages = big_image_conversation(3, 10_000)
     images = [message for message in messages if isinstance(message, ImageMessage)]
@@ -222,4 +234,5 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     )
     for row in rows:
         assert row in out
+    assert out.count("| anthropic | send | 10 |") == 2  # per call and tracing
     assert out.count("| `to_openai` |") == 4  # conversion, memory and two id-repair rows
