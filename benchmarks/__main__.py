@@ -26,14 +26,16 @@ from benchmarks.report import (
     memory_table,
     per_call_table,
     repeat_table,
+    soak_table,
     stream_table,
     tracing_table,
 )
+from benchmarks.soak import CONVERSIONS, run_soak
 from benchmarks.streams import StreamShape, run_streams, stream_cases
 from benchmarks.timing import Settings
 from benchmarks.tracing import run_tracing
 
-_BENCHMARKS = ("convert", "repeat", "streams", "memory", "ids", "percall", "tracing")
+_BENCHMARKS = ("convert", "repeat", "streams", "memory", "soak", "ids", "percall", "tracing")
 _PROFILES = ("openai", "anthropic", "openai-stream", "anthropic-stream")
 
 
@@ -50,6 +52,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--image-mb", type=float, default=4.0, help="MB per image")
     parser.add_argument(
         "--rounds", type=int, nargs="+", default=list(ROUNDS), help="agent-loop lengths (ids)"
+    )
+    parser.add_argument(
+        "--conversions", type=int, default=CONVERSIONS, help="conversions per wing (soak)"
     )
     parser.add_argument(
         "--turns", type=int, nargs="+", default=list(TURNS), help="history lengths (repeat)"
@@ -115,6 +120,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("Peak memory (tracemalloc) of one conversion, against the payload size\n")
         image_bytes = int(args.image_mb * 1024 * 1024)
         print(memory_table(run_memory(args.images, image_bytes)) + "\n", flush=True)
+    if "soak" in chosen:
+        print(
+            f"Soak: {args.conversions:,} conversions with repairs per wing, memory retained "
+            "(tracemalloc)\n"
+        )
+        print(soak_table(run_soak(args.conversions)) + "\n", flush=True)
     if "ids" in chosen:
         print("Tool-id repair: agent loops whose calls carry no ids, against unique ids\n")
         print(id_repair_table(run_id_repair(args.rounds, settings)) + "\n", flush=True)

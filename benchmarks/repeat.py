@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Final
+from typing import Any, Final, TypeAlias
 
 from benchmarks.conversation import AGENT, make_conversation
 from benchmarks.timing import Settings, best_times
-from llmbridge import Message
+from llmbridge import ConversionNote, Message
 from llmbridge.kit import ProviderWing, load_provider, provider_tags
 
 __all__ = ["BASE_TURN", "GROWTH_TARGET", "TURNS", "RepeatResult", "repeat_cases", "run_repeat"]
@@ -46,13 +46,18 @@ class RepeatResult:
     growth: float
 
 
-def _convert(wing: ProviderWing, messages: Sequence[Message]) -> object:
+Payload: TypeAlias = tuple[dict[str, Any], tuple[ConversionNote, ...]]
+Convert: TypeAlias = Callable[[Sequence[Message]], Payload]
+
+
+def _convert(wing: ProviderWing, messages: Sequence[Message]) -> Payload:
     return wing.request_payload(messages, agent_name=AGENT, strict_mode=False, name_policy="drop")
 
 
-def repeat_cases() -> dict[str, Callable[[Sequence[Message]], object]]:
-    """``tag -> conversion`` for every registered wing whose SDK is installed."""
-    cases: dict[str, Callable[[Sequence[Message]], object]] = {}
+def repeat_cases() -> dict[str, Convert]:
+    """``tag -> conversion`` (payload and notes) for every registered wing whose SDK is
+    installed."""
+    cases: dict[str, Convert] = {}
     for tag in provider_tags():
         try:
             wing = load_provider(tag)

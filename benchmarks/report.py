@@ -10,6 +10,7 @@ from benchmarks.memory import MemoryResult
 from benchmarks.percall import TARGET_PERCENT as PER_CALL_PERCENT
 from benchmarks.percall import PerCallResult
 from benchmarks.repeat import BASE_TURN, GROWTH_TARGET, RepeatResult
+from benchmarks.soak import GROWTH_BOUND, SoakResult
 from benchmarks.streams import StreamResult
 from benchmarks.tracing import TARGET_PERCENT, TracingResult
 
@@ -19,6 +20,7 @@ __all__ = [
     "memory_table",
     "per_call_table",
     "repeat_table",
+    "soak_table",
     "stream_table",
     "tracing_table",
 ]
@@ -179,6 +181,24 @@ def per_call_table(results: Sequence[PerCallResult]) -> str:
             f"{result.overhead_percent:+.1f}%",
             f"<= {PER_CALL_PERCENT:.0f}%: "
             + ("met" if result.overhead_percent <= PER_CALL_PERCENT else "MISSED"),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def soak_table(results: Sequence[SoakResult]) -> str:
+    """One row per wing: conversions, retained bytes after the warm-up and at the end, growth."""
+    header = ["soak", "conversions", "retained after warm-up", "retained at the end", "growth",
+              "target"]  # fmt: skip
+    rows = [
+        [
+            f"`{result.provider}`",
+            f"{result.conversions:,} (warm-up {result.warm:,})",
+            f"{result.warm_bytes:,} B",
+            f"{result.final_bytes:,} B",
+            f"{result.growth:+,} B",
+            f"< {GROWTH_BOUND:,} B: " + ("met" if result.growth < GROWTH_BOUND else "MISSED"),
         ]
         for result in results
     ]

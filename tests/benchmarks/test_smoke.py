@@ -21,6 +21,7 @@ from benchmarks.memory import deep_size, run_memory
 from benchmarks.percall import run_per_call
 from benchmarks.repeat import RepeatResult, repeat_cases, run_repeat
 from benchmarks.report import conversion_table, repeat_table
+from benchmarks.soak import repaired_conversation, run_soak
 from benchmarks.streams import StreamShape, run_streams
 from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference
 from benchmarks.tracing import run_tracing
@@ -166,6 +167,19 @@ def test_per_call_benchmark_runs_once_with_the_sdk_body_matching_the_agent() -> 
     assert all(min(result.agent_us, result.sdk_us) > 0 for result in results)
 
 
+def test_soak_conversation_needs_the_pairing_repairs() -> None:
+    notes = to_openai(repaired_conversation(1), agent_name=AGENT).notes
+    details = [note.detail for note in notes if note.kind == "repaired"]
+    assert any("moved after the results" in detail for detail in details)
+    assert any("made unique" in detail for detail in details)
+
+
+def test_soak_benchmark_runs_once_per_wing() -> None:
+    results = run_soak(20, warm=5)
+    assert [result.provider for result in results][:2] == ["openai", "anthropic"]
+    assert all(result.warm_bytes > 0 and result.conversions == 20 for result in results)
+
+
 def test_big_image_conversation_holds_the_requested_images() -> None:
     messages = big_image_conversation(3, 10_000)
     images = [message for message in messages if isinstance(message, ImageMessage)]
@@ -221,7 +235,8 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     main(
         ["--messages", "20", "--min-time", "0", "--repeats", "1", "--text-deltas", "3",
          "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01",
-         "--rounds", "3", "6", "--turns", "4", "8", "--traced-messages", "10"]
+         "--rounds", "3", "6", "--turns", "4", "8", "--conversions", "10",
+         "--traced-messages", "10"]
     )  # fmt: skip
     out = capsys.readouterr().out
     rows = (
@@ -234,5 +249,6 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     )
     for row in rows:
         assert row in out
+    assert "| `anthropic` | 10 (warm-up 1) |" in out
     assert out.count("| anthropic | send | 10 |") == 2  # per call and tracing
     assert out.count("| `to_openai` |") == 4  # conversion, memory and two id-repair rows
