@@ -36,7 +36,14 @@ from llmbridge import Message
 from llmbridge.anthropic import AnthropicStreamAggregator
 from llmbridge.openai import OpenAIStreamAggregator
 
-__all__ = ["TARGET", "StreamResult", "StreamShape", "run_streams", "stream_cases"]
+__all__ = [
+    "TARGET",
+    "StreamResult",
+    "StreamShape",
+    "run_streams",
+    "stream_cases",
+    "stream_contenders",
+]
 
 TARGET: Final = 5.0
 """The highest accepted ratio of library cost per chunk to the floor's."""
@@ -173,6 +180,16 @@ def _check_bare(provider: str, bare: tuple[str, list[str]], expected: Message) -
 def _stream(provider: str, shape: StreamShape, seed: int) -> Sequence[Any]:
     build = openai_stream if provider == "openai" else anthropic_stream
     return build(shape.text_deltas, shape.calls, shape.fragments, seed=seed)
+
+
+def stream_contenders(provider: str, chunks: Sequence[Any]) -> dict[str, Callable[[], object]]:
+    """``floor``, ``llmbridge`` and ``SDK`` calls aggregating ``chunks`` of ``provider``, once."""
+    case = _CASES[provider]
+    return {
+        "floor": partial(_aggregate, case.floor, chunks),
+        "llmbridge": partial(_aggregate, case.library, chunks),
+        "SDK": partial(case.sdk, chunks),
+    }
 
 
 def stream_cases(shape: StreamShape, *, seed: int = 0) -> dict[str, Callable[[], Message]]:

@@ -18,6 +18,9 @@ from benchmarks.conversation import (
 from benchmarks.convert import ConversionResult, run_conversion
 from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.memory import deep_size, run_memory
+from benchmarks.peers.__main__ import main as peers_main
+from benchmarks.peers.adapters import PEERS
+from benchmarks.peers.harness import JOBS, run_peers
 from benchmarks.percall import run_per_call
 from benchmarks.repeat import RepeatResult, repeat_cases, run_repeat
 from benchmarks.report import conversion_table, repeat_table
@@ -252,3 +255,26 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     assert "| `anthropic` | 10 (warm-up 1) |" in out
     assert out.count("| anthropic | send | 10 |") == 2  # per call and tracing
     assert out.count("| `to_openai` |") == 4  # conversion, memory and two id-repair rows
+
+
+def test_peer_harness_runs_with_llmbridge_and_the_floor_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    peers_main(
+        ["--messages", "20", "--text-deltas", "3", "--calls", "1", "--fragments", "3",
+         "--min-time", "0", "--repeats", "1", "--no-peers"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    for job in JOBS.values():
+        row = next(line for line in out.splitlines() if line.startswith(f"| {job} |"))
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[2] == "1.0x"  # the floor
+        assert cells[3].endswith("x")  # llmbridge
+        assert cells[-len(PEERS) :] == ["-"] * len(PEERS)  # no peer was asked for
+
+
+def test_peer_harness_times_every_job_for_the_floor_llmbridge_and_streams_for_the_sdk() -> None:
+    results = run_peers(20, TINY_STREAM, ONCE, with_peers=False)
+    assert [result.job for result in results] == list(JOBS)
+    assert all(result.floor_us > 0 and result.ratios["llmbridge"] > 0 for result in results)
+    assert ["SDK" in result.ratios for result in results] == [False, False, True, True]
