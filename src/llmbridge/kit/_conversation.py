@@ -90,9 +90,7 @@ def _unanswered(ids: list[str], pending: set[str], index: int) -> InvalidMessage
     )
 
 
-def _bad_result(
-    call_id: str, calls: Sequence[ToolCall], index: int
-) -> InvalidMessageError:
+def _bad_result(call_id: str, calls: Sequence[ToolCall], index: int) -> InvalidMessageError:
     if call_id in call_ids(calls):
         # Providers reject a second result for one call (OpenAI: "Duplicate value for
         # 'tool_call_id'"), so the check must not pass it.
