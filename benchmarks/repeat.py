@@ -4,7 +4,11 @@ Every registered wing (``llmbridge.kit.provider_tags()``) whose package imports 
 through its ``request_payload``, the function ``llmbridge convert`` uses, so a new wing joins
 without a change here. Turn N's conversation is ``make_conversation(N)`` (the same seed, so each
 is the history the previous turns grew, closed by the user's new question). The figure is µs per
-message of one turn; it stays flat when the total cost grows linearly with the history.
+message of one turn; it stays flat when the total cost grows linearly with the history. A
+longer history also costs more per message for reasons that are not the code's (more objects than
+the CPU caches hold), so the OpenAI floor (``floors.openai_floor``, plain dicts, no checks) is
+timed on the same histories in the same runs: the judged figure is a wing's growth over the
+floor's.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from functools import partial
 from typing import Any, Final, TypeAlias
 
 from benchmarks.conversation import AGENT, make_conversation
+from benchmarks.floors import openai_floor
 from benchmarks.timing import Settings, best_times
 from llmbridge import ConversionNote, Message
 from llmbridge.kit import ProviderWing, load_provider, provider_tags
@@ -28,8 +33,9 @@ BASE_TURN: Final = 100
 """The history whose µs per message the others are compared with (when measured)."""
 
 GROWTH_TARGET: Final = 1.25
-"""The highest accepted µs per message of a longer history over that of ``BASE_TURN`` messages
-(flat, give or take the noise of a shared machine: linear total cost)."""
+"""The highest accepted growth of µs per message from ``BASE_TURN`` messages to a longer
+history, over the floor's growth on the same histories (flat, give or take the noise of a
+shared machine: linear total cost)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +43,20 @@ class RepeatResult:
     """One wing's cost of converting an N-message history, per message, and its growth.
 
     ``growth`` is this history's µs per message over that of the ``BASE_TURN``-message history
-    (or of the shortest one measured when there is none) in the same run.
+    (or of the shortest one measured when there is none) in the same run; ``floor_growth`` the
+    same ratio for the floor, timed in the same runs.
     """
 
     provider: str
     messages: int
     us_per_message: float
     growth: float
+    floor_growth: float
+
+    @property
+    def relative_growth(self) -> float:
+        """The wing's growth over the floor's: what the code adds beyond the machine's share."""
+        return self.growth / self.floor_growth
 
 
 Payload: TypeAlias = tuple[dict[str, Any], tuple[ConversionNote, ...]]
@@ -80,13 +93,21 @@ def run_repeat(
     base = BASE_TURN if BASE_TURN in histories else min(histories)
     results = []
     for tag, convert in repeat_cases().items():
-        timings = best_times(
-            {str(size): partial(convert, history) for size, history in histories.items()},
-            settings,
-        )
-        per_message = {size: timings[str(size)].seconds / size * 1e6 for size in histories}
+        calls: dict[str, Callable[[], object]] = {}
+        for size, history in histories.items():
+            calls[f"wing {size}"] = partial(convert, history)
+            calls[f"floor {size}"] = partial(openai_floor, history, AGENT)
+        timings = best_times(calls, settings)
+        per_message = {name: timing.seconds / int(name.split()[1]) * 1e6
+                       for name, timing in timings.items()}  # fmt: skip
         results.extend(
-            RepeatResult(tag, size, per_message[size], per_message[size] / per_message[base])
+            RepeatResult(
+                tag,
+                size,
+                per_message[f"wing {size}"],
+                per_message[f"wing {size}"] / per_message[f"wing {base}"],
+                per_message[f"floor {size}"] / per_message[f"floor {base}"],
+            )
             for size in histories
         )
     return results

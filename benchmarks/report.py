@@ -145,13 +145,16 @@ def tracing_table(results: Sequence[TracingResult]) -> str:
 
 def repeat_table(results: Sequence[RepeatResult]) -> str:
     """One row per wing and history length: µs per message of one turn, growth, the target."""
-    header = ["repeated conversion", "history", "µs/msg", "µs/msg vs 100 messages", "target"]
+    header = ["repeated conversion", "history", "µs/msg", f"µs/msg vs {BASE_TURN} messages",
+              "floor's, same runs", "growth over the floor's", "target"]  # fmt: skip
     rows = [
         [
             f"`{result.provider}`",
             f"{result.messages:,}",
             f"{result.us_per_message:.2f}",
             f"{result.growth:.2f}x",
+            f"{result.floor_growth:.2f}x",
+            f"{result.relative_growth:.2f}x",
             _growth_verdict(result),
         ]
         for result in results
@@ -163,7 +166,7 @@ def _growth_verdict(result: RepeatResult) -> str:
     # Shorter histories pay the per-call overhead over fewer messages: only growth counts.
     if result.messages <= BASE_TURN:
         return "(reference)" if result.messages == BASE_TURN else "(fixed cost per call)"
-    return f"<= {GROWTH_TARGET}x: {_verdict(result.growth, GROWTH_TARGET)}"
+    return f"<= {GROWTH_TARGET}x: {_verdict(result.relative_growth, GROWTH_TARGET)}"
 
 
 def per_call_table(results: Sequence[PerCallResult]) -> str:

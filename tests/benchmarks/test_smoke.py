@@ -97,19 +97,21 @@ def test_repeat_benchmark_measures_every_registered_wing_per_history_length() ->
 
 
 @pytest.mark.parametrize(
-    ("messages", "growth", "verdict"),
+    ("messages", "growth", "floor_growth", "verdict"),
     [
-        pytest.param(10, 1.6, "(fixed cost per call)", id="shorter_history_is_not_judged"),
-        pytest.param(100, 1.0, "(reference)", id="base_history_is_the_reference"),
-        pytest.param(1000, 1.1, "<= 1.25x: met", id="flat_cost_per_message_is_met"),
-        pytest.param(1000, 2.5, "<= 1.25x: MISSED by 100%", id="growing_cost_is_missed"),
+        pytest.param(10, 1.6, 1.0, "(fixed cost per call)", id="shorter_history_is_not_judged"),
+        pytest.param(100, 1.0, 1.0, "(reference)", id="base_history_is_the_reference"),
+        pytest.param(1000, 1.1, 1.0, "<= 1.25x: met", id="flat_cost_per_message_is_met"),
+        pytest.param(1000, 1.5, 1.4, "<= 1.25x: met", id="growth_the_floor_shares_is_met"),
+        pytest.param(1000, 2.5, 1.0, "<= 1.25x: MISSED by 100%", id="growing_cost_is_missed"),
     ],
 )
-def test_repeat_table_judges_only_growth_past_the_reference(
-    messages: int, growth: float, verdict: str
+def test_repeat_table_judges_only_growth_past_the_reference_over_the_floors(
+    messages: int, growth: float, floor_growth: float, verdict: str
 ) -> None:
-    table = repeat_table([RepeatResult("openai", messages, 1.0, growth)])
-    assert table.endswith(f"| {growth:.2f}x | {verdict} |")
+    table = repeat_table([RepeatResult("openai", messages, 1.0, growth, floor_growth)])
+    relative = growth / floor_growth
+    assert table.endswith(f"| {growth:.2f}x | {floor_growth:.2f}x | {relative:.2f}x | {verdict} |")
 
 
 def test_stream_benchmark_runs_once_with_floors_matching_the_library() -> None:
