@@ -6,11 +6,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 MIN_VENV := .venv-min
 MIN_STAMP := $(MIN_VENV)/.installed
+PEERS_VENV := .venv-peers
+PEERS_STAMP := $(PEERS_VENV)/.installed
 # Exit status 0 when the interpreter given as $(1) is Python 3.11 or newer.
 IS_RECENT = $(1) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
 TOO_OLD = echo "error: llmbridge needs Python 3.11 or newer, but $(PYTHON) is $$($(PYTHON) -c 'import platform; print("Python", platform.python_version())' 2>/dev/null || echo 'not found'); pass a newer one, e.g. make PYTHON=python3.12 test (a .venv made by an older Python is rebuilt; make clean removes it)" >&2; exit 1
 
-.PHONY: test demo docs lint typecheck pytest bench fuzz test-min clean
+.PHONY: test demo docs lint typecheck pytest bench bench-peers fuzz test-min clean
 
 # The version is read from src/llmbridge/__init__.py, so a new version reinstalls too.
 $(STAMP): pyproject.toml src/llmbridge/__init__.py
@@ -45,6 +47,21 @@ docs: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
+# llmbridge beside LangChain, Pydantic AI and LiteLLM (benchmarks/peers/requirements.txt), in
+# their own venv, never the main one; `make test` does not need it. LiteLLM reads its bundled
+# model cost map instead of fetching one.
+$(PEERS_STAMP): pyproject.toml src/llmbridge/__init__.py benchmarks/peers/requirements.txt
+	@$(call IS_RECENT,$(PYTHON)) || { $(TOO_OLD); }
+	@[ -x $(PEERS_VENV)/bin/python ] || $(PYTHON) -m venv $(PEERS_VENV)
+	@echo "setting up $(PEERS_VENV): llmbridge and the peers (a few minutes)"
+	$(PEERS_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PEERS_VENV)/bin/python -m pip install --quiet -e '.[openai,anthropic]' \
+		-r benchmarks/peers/requirements.txt
+	@touch $(PEERS_STAMP)
+
+bench-peers: $(PEERS_STAMP)
+	LITELLM_LOCAL_MODEL_COST_MAP=True $(PEERS_VENV)/bin/python -m benchmarks.peers
+
 # The long property runs (10,000 examples each); `make test` deselects them (pyproject addopts).
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/pytest -m fuzz
@@ -67,4 +84,4 @@ test-min: $(MIN_STAMP)
 	$(MIN_VENV)/bin/pytest
 
 clean:
-	rm -rf $(VENV) $(MIN_VENV) site .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(MIN_VENV) $(PEERS_VENV) site .mypy_cache .pytest_cache .ruff_cache

@@ -18,19 +18,35 @@ from benchmarks.convert import conversation_for, conversion_cases, run_conversio
 from benchmarks.documents import run_document_memory
 from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
+from benchmarks.percall import run_per_call
+from benchmarks.repeat import TURNS, run_repeat
 from benchmarks.report import (
     conversion_table,
     document_memory_table,
     id_repair_table,
     memory_table,
+    per_call_table,
+    repeat_table,
+    soak_table,
     stream_table,
     tracing_table,
 )
+from benchmarks.soak import CONVERSIONS, run_soak
 from benchmarks.streams import StreamShape, run_streams, stream_cases
 from benchmarks.timing import Settings
 from benchmarks.tracing import run_tracing
 
-_BENCHMARKS = ("convert", "streams", "memory", "documents", "ids", "tracing")
+_BENCHMARKS = (
+    "convert",
+    "repeat",
+    "streams",
+    "memory",
+    "documents",
+    "soak",
+    "ids",
+    "percall",
+    "tracing",
+)
 _PROFILES = (
     "openai",
     "openai-responses",
@@ -60,7 +76,16 @@ def _parser() -> argparse.ArgumentParser:
         "--rounds", type=int, nargs="+", default=list(ROUNDS), help="agent-loop lengths (ids)"
     )
     parser.add_argument(
-        "--traced-messages", type=int, default=100, help="conversation size of the tracing case"
+        "--conversions", type=int, default=CONVERSIONS, help="conversions per wing (soak)"
+    )
+    parser.add_argument(
+        "--turns", type=int, nargs="+", default=list(TURNS), help="history lengths (repeat)"
+    )
+    parser.add_argument(
+        "--traced-messages",
+        type=int,
+        default=100,
+        help="conversation size of the per-call and tracing cases",
     )
     parser.add_argument("--profile", choices=_PROFILES, help="profile one library call")
     return parser
@@ -104,6 +129,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if "convert" in chosen:
         print(f"Conversion of a {args.messages:,}-message mixed conversation\n")
         print(conversion_table(run_conversion(args.messages, settings)) + "\n", flush=True)
+    if "repeat" in chosen:
+        print("Repeated conversion: turn N of an agent loop converts its N-message history\n")
+        print(repeat_table(run_repeat(args.turns, settings)) + "\n", flush=True)
     if "streams" in chosen:
         print(
             f"Stream aggregation: {shape.text_deltas:,} text deltas + {shape.calls} x "
@@ -119,9 +147,22 @@ def main(argv: Sequence[str] | None = None) -> None:
         document_bytes = int(args.document_mb * 1024 * 1024)
         results = run_document_memory(args.documents, document_bytes)
         print(document_memory_table(results) + "\n", flush=True)
+    if "soak" in chosen:
+        print(
+            f"Soak: {args.conversions:,} conversions with repairs per wing, memory retained "
+            "(tracemalloc)\n"
+        )
+        print(soak_table(run_soak(args.conversions)) + "\n", flush=True)
     if "ids" in chosen:
         print("Tool-id repair: agent loops whose calls carry no ids, against unique ids\n")
         print(id_repair_table(run_id_repair(args.rounds, settings)) + "\n", flush=True)
+    if "percall" in chosen:
+        print(
+            f"The cost per call: a connected agent's call with a {args.traced_messages:,}-message "
+            "conversation over RespxTransport, against the SDK's own call with the hand-built "
+            "payload\n"
+        )
+        print(per_call_table(run_per_call(args.traced_messages, settings)) + "\n", flush=True)
     if "tracing" in chosen:
         print(
             f"Tracing overhead: a connected agent's call with a {args.traced_messages:,}-message "

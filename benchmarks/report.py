@@ -8,6 +8,10 @@ from benchmarks.convert import ConversionResult
 from benchmarks.documents import DocumentMemoryResult
 from benchmarks.ids import IdRepairResult
 from benchmarks.memory import MemoryResult
+from benchmarks.percall import TARGET_PERCENT as PER_CALL_PERCENT
+from benchmarks.percall import PerCallResult
+from benchmarks.repeat import BASE_TURN, GROWTH_TARGET, RepeatResult
+from benchmarks.soak import GROWTH_BOUND, SoakResult
 from benchmarks.streams import StreamResult
 from benchmarks.tracing import TARGET_PERCENT, TracingResult
 
@@ -16,6 +20,9 @@ __all__ = [
     "document_memory_table",
     "id_repair_table",
     "memory_table",
+    "per_call_table",
+    "repeat_table",
+    "soak_table",
     "stream_table",
     "tracing_table",
 ]
@@ -154,6 +161,71 @@ def tracing_table(results: Sequence[TracingResult]) -> str:
             f"{result.floor_percent:+.1f}%",
             f"<= {TARGET_PERCENT:.0f}%: "
             + ("met" if result.overhead_percent <= TARGET_PERCENT else "MISSED"),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def repeat_table(results: Sequence[RepeatResult]) -> str:
+    """One row per wing and history length: µs per message of one turn, growth, the target."""
+    header = ["repeated conversion", "history", "µs/msg", f"µs/msg vs {BASE_TURN} messages",
+              "floor's, same runs", "growth over the floor's", "target"]  # fmt: skip
+    rows = [
+        [
+            f"`{result.provider}`",
+            f"{result.messages:,}",
+            f"{result.us_per_message:.2f}",
+            f"{result.growth:.2f}x",
+            f"{result.floor_growth:.2f}x",
+            f"{result.relative_growth:.2f}x",
+            _growth_verdict(result),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def _growth_verdict(result: RepeatResult) -> str:
+    # Shorter histories pay the per-call overhead over fewer messages: only growth counts.
+    if result.messages <= BASE_TURN:
+        return "(reference)" if result.messages == BASE_TURN else "(fixed cost per call)"
+    return f"<= {GROWTH_TARGET}x: {_verdict(result.relative_growth, GROWTH_TARGET)}"
+
+
+def per_call_table(results: Sequence[PerCallResult]) -> str:
+    """One row per wing and path: µs per call through the agent and the bare SDK, the overhead."""
+    header = ["per call", "path", "messages", "agent µs/call", "SDK µs/call", "extra µs",
+              "overhead", "target"]  # fmt: skip
+    rows = [
+        [
+            result.provider,
+            result.path,
+            f"{result.messages:,}",
+            f"{result.agent_us:,.0f}",
+            f"{result.sdk_us:,.0f}",
+            f"{result.agent_us - result.sdk_us:+,.0f}",
+            f"{result.overhead_percent:+.1f}%",
+            f"<= {PER_CALL_PERCENT:.0f}%: "
+            + ("met" if result.overhead_percent <= PER_CALL_PERCENT else "MISSED"),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def soak_table(results: Sequence[SoakResult]) -> str:
+    """One row per wing: conversions, retained bytes after the warm-up and at the end, growth."""
+    header = ["soak", "conversions", "retained after warm-up", "retained at the end", "growth",
+              "target"]  # fmt: skip
+    rows = [
+        [
+            f"`{result.provider}`",
+            f"{result.conversions:,} (warm-up {result.warm:,})",
+            f"{result.warm_bytes:,} B",
+            f"{result.final_bytes:,} B",
+            f"{result.growth:+,} B",
+            f"< {GROWTH_BOUND:,} B: " + ("met" if result.growth < GROWTH_BOUND else "MISSED"),
         ]
         for result in results
     ]

@@ -45,7 +45,14 @@ from llmbridge.anthropic import AnthropicStreamAggregator
 from llmbridge.gemini import GeminiStreamAggregator
 from llmbridge.openai import OpenAIResponsesStreamAggregator, OpenAIStreamAggregator
 
-__all__ = ["TARGET", "StreamResult", "StreamShape", "run_streams", "stream_cases"]
+__all__ = [
+    "TARGET",
+    "StreamResult",
+    "StreamShape",
+    "run_streams",
+    "stream_cases",
+    "stream_contenders",
+]
 
 TARGET: Final = 5.0
 """The highest accepted ratio of library cost per chunk to the floor's."""
@@ -222,6 +229,16 @@ _STREAMS: Final[dict[str, Callable[..., Sequence[Any]]]] = {
     "anthropic": anthropic_stream,
     "gemini": gemini_stream,
 }
+
+
+def stream_contenders(provider: str, chunks: Sequence[Any]) -> dict[str, Callable[[], object]]:
+    """``floor``, ``llmbridge`` and ``SDK`` calls aggregating ``chunks`` of ``provider``, once."""
+    case = _CASES[provider]
+    return {
+        "floor": partial(_aggregate, case.floor, chunks),
+        "llmbridge": partial(_aggregate, case.library, chunks),
+        "SDK": partial(case.sdk, chunks),
+    }
 
 
 def stream_cases(shape: StreamShape, *, seed: int = 0) -> dict[str, Callable[[], Message]]:

@@ -46,7 +46,13 @@ from llmbridge.testing import (
     openai_usage,
 )
 
-__all__ = ["TARGET_PERCENT", "TracingResult", "run_tracing"]
+__all__ = [
+    "TARGET_PERCENT",
+    "TracingResult",
+    "anthropic_answer",
+    "openai_answer",
+    "run_tracing",
+]
 
 TARGET_PERCENT: Final = 5.0
 """The highest accepted overhead of tracing, in percent of the untraced call's time."""
@@ -172,14 +178,16 @@ class _FloorTracing:
         self._end(span, started, item, first)
 
 
-def _openai_answer(request: httpx.Request) -> httpx.Response:
+def openai_answer(request: httpx.Request) -> httpx.Response:
+    """respx's answer to a Chat Completions request: the text reply, or its SSE stream."""
     usage = openai_usage(1200, 40)
     if json.loads(request.content).get("stream"):
         return openai_sse_response(openai_text_chunks(_WORDS, usage=usage))
     return httpx.Response(200, json=openai_completion(_REPLY, usage=usage))
 
 
-def _anthropic_answer(request: httpx.Request) -> httpx.Response:
+def anthropic_answer(request: httpx.Request) -> httpx.Response:
+    """respx's answer to a Messages request: the text reply, or its SSE stream."""
     body = anthropic_message(_REPLY, input_tokens=1200, output_tokens=40)
     if json.loads(request.content).get("stream"):
         return anthropic_sse_response(anthropic_stream_events(body, pieces=len(_WORDS)))
@@ -189,9 +197,9 @@ def _anthropic_answer(request: httpx.Request) -> httpx.Response:
 def _agent(provider: str) -> Any:
     router = respx.Router()
     if provider == "openai":
-        router.post("https://api.openai.com/v1/chat/completions").mock(side_effect=_openai_answer)
+        router.post("https://api.openai.com/v1/chat/completions").mock(side_effect=openai_answer)
         return OpenAIChatAgent(openai_client(router), name=AGENT, model="gpt-4o-mini")
-    router.post("https://api.anthropic.com/v1/messages").mock(side_effect=_anthropic_answer)
+    router.post("https://api.anthropic.com/v1/messages").mock(side_effect=anthropic_answer)
     return AnthropicChatAgent(anthropic_client(router), name=AGENT, model="claude-haiku-4-5")
 
 

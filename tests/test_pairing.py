@@ -153,6 +153,40 @@ def test_violations_raise_at_the_faulty_message(messages: list[Message], index: 
 
 
 @pytest.mark.parametrize(
+    ("messages", "reason"),
+    [
+        pytest.param(
+            [USER, CALL_AB, RESULT_AB, ToolCallResultMessage([result("a", "id_a")])],
+            "tool result 'id_a' answers a call that already has a result",
+            id="second_result_for_an_answered_call",
+        ),
+        pytest.param(
+            [USER, CALL_AB, ToolCallResultMessage([result("c", "id_c")])],
+            "tool result 'id_c' answers no call of the closest preceding tool-call message",
+            id="result_for_an_id_the_call_message_lacks",
+        ),
+        pytest.param(
+            [USER, CALL_AB, RESULT_AB, ANSWER, ToolCallResultMessage([result("a", "id_a")])],
+            "tool result 'id_a' answers no call of the closest preceding tool-call message",
+            id="result_after_the_next_assistant_turn",
+        ),
+        pytest.param(
+            [USER, CALL_AB, RESULT_AB, USER, ToolCallResultMessage([result("b", "id_b")])],
+            "tool result 'id_b' answers no call of the closest preceding tool-call message",
+            id="result_after_a_user_turn",
+        ),
+    ],
+)
+def test_bad_result_errors_say_whether_the_call_was_already_answered(
+    messages: list[Message], reason: str
+) -> None:
+    with pytest.raises(InvalidMessageError) as info:
+        check_tool_pairing(messages, agent_name=AGENT)
+    assert info.value.reason == reason
+    assert info.value.index == len(messages) - 1
+
+
+@pytest.mark.parametrize(
     "interruption",
     [
         TextMessage(Role.USER, "hurry up"),

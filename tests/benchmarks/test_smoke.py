@@ -20,8 +20,14 @@ from benchmarks.documents import run_document_memory
 from benchmarks.gemini import gemini_conversation, gemini_stream
 from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.memory import deep_size, run_memory
-from benchmarks.report import conversion_table
+from benchmarks.peers.__main__ import main as peers_main
+from benchmarks.peers.adapters import PEERS
+from benchmarks.peers.harness import JOBS, run_peers
+from benchmarks.percall import run_per_call
+from benchmarks.repeat import RepeatResult, repeat_cases, run_repeat
+from benchmarks.report import conversion_table, repeat_table
 from benchmarks.responses_floors import responses_stream
+from benchmarks.soak import repaired_conversation, run_soak
 from benchmarks.streams import StreamShape, run_streams
 from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference
 from benchmarks.tracing import run_tracing
@@ -98,6 +104,34 @@ def test_conversion_benchmark_runs_once_with_floors_matching_the_library() -> No
     assert all(result.library_us > 0 and result.floor_us > 0 for result in results)
 
 
+def test_repeat_benchmark_measures_every_registered_wing_per_history_length() -> None:
+    results = run_repeat((20, 5), ONCE)
+    assert set(repeat_cases()) >= {"openai", "anthropic"}
+    assert [(result.provider, result.messages) for result in results][:4] == [
+        ("openai", 5), ("openai", 20), ("anthropic", 5), ("anthropic", 20)
+    ]  # fmt: skip
+    assert all(result.us_per_message > 0 for result in results)
+    assert [result.growth for result in results[::2]] == [1.0] * (len(results) // 2)
+
+
+@pytest.mark.parametrize(
+    ("messages", "growth", "floor_growth", "verdict"),
+    [
+        pytest.param(10, 1.6, 1.0, "(fixed cost per call)", id="shorter_history_is_not_judged"),
+        pytest.param(100, 1.0, 1.0, "(reference)", id="base_history_is_the_reference"),
+        pytest.param(1000, 1.1, 1.0, "<= 1.25x: met", id="flat_cost_per_message_is_met"),
+        pytest.param(1000, 1.5, 1.4, "<= 1.25x: met", id="growth_the_floor_shares_is_met"),
+        pytest.param(1000, 2.5, 1.0, "<= 1.25x: MISSED by 100%", id="growing_cost_is_missed"),
+    ],
+)
+def test_repeat_table_judges_only_growth_past_the_reference_over_the_floors(
+    messages: int, growth: float, floor_growth: float, verdict: str
+) -> None:
+    table = repeat_table([RepeatResult("openai", messages, 1.0, growth, floor_growth)])
+    relative = growth / floor_growth
+    assert table.endswith(f"| {growth:.2f}x | {floor_growth:.2f}x | {relative:.2f}x | {verdict} |")
+
+
 def test_stream_benchmark_runs_once_with_floors_matching_the_library() -> None:
     results = run_streams(TINY_STREAM, ONCE, sdk_settings=ONCE)
     assert [result.provider for result in results] == [
@@ -160,6 +194,30 @@ def test_tracing_benchmark_runs_once_for_both_providers_and_paths() -> None:
     assert all(min(result.untraced_us, result.traced_us, result.floor_us) > 0 for result in results)
 
 
+def test_per_call_benchmark_runs_once_with_the_sdk_body_matching_the_agent() -> None:
+    results = run_per_call(10, ONCE)
+    assert [(result.provider, result.path) for result in results][:4] == [
+        ("openai", "send"),
+        ("openai", "stream"),
+        ("anthropic", "send"),
+        ("anthropic", "stream"),
+    ]
+    assert all(min(result.agent_us, result.sdk_us) > 0 for result in results)
+
+
+def test_soak_conversation_needs_the_pairing_repairs() -> None:
+    notes = to_openai(repaired_conversation(1), agent_name=AGENT).notes
+    details = [note.detail for note in notes if note.kind == "repaired"]
+    assert any("moved after the results" in detail for detail in details)
+    assert any("made unique" in detail for detail in details)
+
+
+def test_soak_benchmark_runs_once_per_wing() -> None:
+    results = run_soak(20, warm=5)
+    assert [result.provider for result in results][:2] == ["openai", "anthropic"]
+    assert all(result.warm_bytes > 0 and result.conversions == 20 for result in results)
+
+
 def test_big_image_conversation_holds_the_requested_images() -> None:
     messages = big_image_conversation(3, 10_000)
     images = [message for message in messages if isinstance(message, ImageMessage)]
@@ -216,6 +274,7 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
         ["--messages", "20", "--min-time", "0", "--repeats", "1", "--text-deltas", "3",
          "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01",
          "--documents", "1", "--document-mb", "0.01", "--rounds", "3", "6",
+         "--turns", "4", "8", "--conversions", "10",
          "--traced-messages", "10"]
     )  # fmt: skip
     out = capsys.readouterr().out
@@ -225,9 +284,35 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
         "| openai | 10 |",
         "| `to_openai` | 6 |",
         "| anthropic | stream | 10 |",
+        "| `anthropic` | 8 |",
     )
     for row in rows:
         assert row in out
+    assert "| `anthropic` | 10 (warm-up 1) |" in out
+    assert out.count("| anthropic | send | 10 |") == 2  # per call and tracing
     # conversion, memory, documents and two id-repair rows
     assert out.count("| `to_openai` |") == 5
     assert "| `to_anthropic` | 1 x 0 MB |" in out
+
+
+def test_peer_harness_runs_with_llmbridge_and_the_floor_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    peers_main(
+        ["--messages", "20", "--text-deltas", "3", "--calls", "1", "--fragments", "3",
+         "--min-time", "0", "--repeats", "1", "--no-peers"]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    for job in JOBS.values():
+        row = next(line for line in out.splitlines() if line.startswith(f"| {job} |"))
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[2] == "1.0x"  # the floor
+        assert cells[3].endswith("x")  # llmbridge
+        assert cells[-len(PEERS) :] == ["-"] * len(PEERS)  # no peer was asked for
+
+
+def test_peer_harness_times_every_job_for_the_floor_llmbridge_and_streams_for_the_sdk() -> None:
+    results = run_peers(20, TINY_STREAM, ONCE, with_peers=False)
+    assert [result.job for result in results] == list(JOBS)
+    assert all(result.floor_us > 0 and result.ratios["llmbridge"] > 0 for result in results)
+    assert ["SDK" in result.ratios for result in results] == [False, False, True, True]

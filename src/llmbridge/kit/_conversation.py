@@ -13,7 +13,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final, cast
+from typing import Final
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages import (
@@ -90,8 +90,8 @@ def _unanswered(ids: list[str], pending: set[str], index: int) -> InvalidMessage
     )
 
 
-def _bad_result(call_id: str, answered: bool, index: int) -> InvalidMessageError:
-    if answered:
+def _bad_result(call_id: str, calls: Sequence[ToolCall], index: int) -> InvalidMessageError:
+    if call_id in call_ids(calls):
         # Providers reject a second result for one call (OpenAI: "Duplicate value for
         # 'tool_call_id'"), so the check must not pass it.
         reason = f"tool result {call_id!r} answers a call that already has a result"
@@ -114,52 +114,60 @@ def _scan(
     """Return the first pairing violation, ``None``, or (with ``detect``) ``_REPAIR`` where a
     change applies before any violation: changes only affect what follows that point, so a
     violation found first stands."""
-    # One pass, no per-message allocation beyond a set per call message; the ordered ids of a
-    # call are rebuilt only to word an error.
+    # One pass and no allocation per message: ``pending`` (the ids of the closest call message
+    # still waiting for a result) is one set, emptied by the results and refilled by the next
+    # call message; the ids of a call message are rebuilt from ``calls`` only to word an error.
     pending: set[str] = set()
-    group: set[str] = set()
     calls: Sequence[ToolCall] = ()
     call_index = 0
     used: set[str] = set()
     for position, message in enumerate(messages):
-        if not pending and type(message) in _PLAIN_TURNS:
+        cls = type(message)
+        if cls is ToolCallResultMessage:
+            kind = RESULT
+        elif not pending and cls in _PLAIN_TURNS:
             # Outside a call region an assistant turn and a movable one act alike.
-            group = set()
+            calls = ()
             continue
-        kind = turn_kind(message, agent_name, raw_turn)
+        else:
+            kind = turn_kind(message, agent_name, raw_turn)
         if kind is ASSISTANT or kind is MOVABLE:
             if pending:
                 if detect and kind is MOVABLE:
                     return _REPAIR
                 return _unanswered(call_ids(calls), pending, call_index)
-            group = set()
+            calls = ()
             continue
         if kind is OPAQUE:
             continue
         if kind is RESULT:
-            results = cast(ToolCallResultMessage, message)
+            assert isinstance(message, ToolCallResultMessage)
+            results = message
         else:  # a call, alone or with its results
             if pending:
                 return _unanswered(call_ids(calls), pending, call_index)
-            calls = message.get_tool_calls() or ()
-            group = set()
+            if isinstance(message, ToolCallAggregateMessage):
+                calls = message.tool_call_message.tool_calls
+            else:
+                assert isinstance(message, ToolCallMessage)
+                calls = message.tool_calls
             for call in calls:
                 call_id = call.tool_call_id
-                if detect and (
-                    call_id is None
-                    or call_id in used
-                    or call_id in group
-                    or (rule is not None and not rule.is_valid(call_id))
-                ):
-                    return _REPAIR
-                group.add(call_id)  # type: ignore[arg-type]  # None returned above
-            if detect:
-                used |= group
-            pending = set(group)
+                if detect:
+                    # ``used`` holds this message's earlier ids too: a repeat within it counts.
+                    if (
+                        call_id is None
+                        or call_id in used
+                        or (rule is not None and not rule.is_valid(call_id))
+                    ):
+                        return _REPAIR
+                    used.add(call_id)
+                pending.add(call_id)  # type: ignore[arg-type]  # repaired ids are never None
             call_index = position if indices is None else indices[position]
             if kind is CALL:
                 continue
-            results = cast(ToolCallAggregateMessage, message).tool_call_result_message
+            assert isinstance(message, ToolCallAggregateMessage)
+            results = message.tool_call_result_message
         for call in results.tool_calls:
             if call.result is None:
                 continue  # not sent, so it answers nothing
@@ -172,7 +180,7 @@ def _scan(
                 pending.discard(call_id)
             else:
                 index = position if indices is None else indices[position]
-                return _bad_result(call_id, call_id in group, index)
+                return _bad_result(call_id, calls, index)
     return _unanswered(call_ids(calls), pending, call_index) if pending else None
 
 
