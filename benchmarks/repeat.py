@@ -2,7 +2,7 @@
 
 Every registered wing (``llmbridge.kit.provider_tags()``) whose package imports is measured
 through its ``request_payload``, the function ``llmbridge convert`` uses, so a new wing joins
-without a change here. Turn N's conversation is ``make_conversation(N)`` (the same seed, so each
+without a change here. Turn N's conversation is ``conversation_for(tag, N)`` (the same seed, so each
 is the history the previous turns grew, closed by the user's new question). The figure is µs per
 message of one turn; it stays flat when the total cost grows linearly with the history. A
 longer history also costs more per message for reasons that are not the code's (more objects than
@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final, TypeAlias
 
-from benchmarks.conversation import AGENT, make_conversation
+from benchmarks.conversation import AGENT
+from benchmarks.convert import conversation_for
 from benchmarks.floors import openai_floor
 from benchmarks.timing import Settings, best_times
 from llmbridge import ConversionNote, Message
@@ -89,10 +90,12 @@ def run_repeat(
     machine weighs on every length alike and the growth ratio is taken within one run.
     """
     settings = settings or Settings()
-    histories = {size: make_conversation(size) for size in sorted(set(turns))}
-    base = BASE_TURN if BASE_TURN in histories else min(histories)
+    sizes = sorted(set(turns))
+    base = BASE_TURN if BASE_TURN in sizes else sizes[0]
     results = []
     for tag, convert in repeat_cases().items():
+        # Gemini's history opens with a user turn (``conversation_for``); the others share one.
+        histories = {size: conversation_for(tag, size) for size in sizes}
         calls: dict[str, Callable[[], object]] = {}
         for size, history in histories.items():
             calls[f"wing {size}"] = partial(convert, history)
