@@ -215,7 +215,12 @@ def test_soak_conversation_needs_the_pairing_repairs() -> None:
 
 def test_soak_benchmark_runs_once_per_wing() -> None:
     results = run_soak(20, warm=5)
-    assert [result.provider for result in results][:2] == ["openai", "anthropic"]
+    assert [result.provider for result in results] == [
+        "openai",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+    ]
     assert all(result.warm_bytes > 0 and result.conversions == 20 for result in results)
 
 
