@@ -15,10 +15,12 @@ from functools import partial
 from importlib.metadata import version
 
 from benchmarks.convert import conversation_for, conversion_cases, run_conversion
+from benchmarks.documents import run_document_memory
 from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
 from benchmarks.report import (
     conversion_table,
+    document_memory_table,
     id_repair_table,
     memory_table,
     stream_table,
@@ -28,7 +30,7 @@ from benchmarks.streams import StreamShape, run_streams, stream_cases
 from benchmarks.timing import Settings
 from benchmarks.tracing import run_tracing
 
-_BENCHMARKS = ("convert", "streams", "memory", "ids", "tracing")
+_BENCHMARKS = ("convert", "streams", "memory", "documents", "ids", "tracing")
 _PROFILES = (
     "openai",
     "anthropic",
@@ -50,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--fragments", type=int, default=500, help="fragments per call (>= 2)")
     parser.add_argument("--images", type=int, default=20, help="images in the memory case")
     parser.add_argument("--image-mb", type=float, default=4.0, help="MB per image")
+    parser.add_argument("--documents", type=int, default=20, help="PDFs in the documents case")
+    parser.add_argument("--document-mb", type=float, default=4.0, help="MB per PDF")
     parser.add_argument(
         "--rounds", type=int, nargs="+", default=list(ROUNDS), help="agent-loop lengths (ids)"
     )
@@ -108,6 +112,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         print("Peak memory (tracemalloc) of one conversion, against the payload size\n")
         image_bytes = int(args.image_mb * 1024 * 1024)
         print(memory_table(run_memory(args.images, image_bytes)) + "\n", flush=True)
+    if "documents" in chosen:
+        print("Peak memory of converting large PDFs, and their base64 encodings\n")
+        document_bytes = int(args.document_mb * 1024 * 1024)
+        results = run_document_memory(args.documents, document_bytes)
+        print(document_memory_table(results) + "\n", flush=True)
     if "ids" in chosen:
         print("Tool-id repair: agent loops whose calls carry no ids, against unique ids\n")
         print(id_repair_table(run_id_repair(args.rounds, settings)) + "\n", flush=True)

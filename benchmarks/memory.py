@@ -23,7 +23,7 @@ from llmbridge import Message
 from llmbridge.anthropic import to_anthropic
 from llmbridge.openai import to_openai
 
-__all__ = ["TARGET", "MemoryResult", "deep_size", "run_memory"]
+__all__ = ["TARGET", "MemoryResult", "deep_size", "peak", "run_memory"]
 
 TARGET: Final = 1.5
 """The highest accepted ratio of peak memory to payload size."""
@@ -97,7 +97,7 @@ _CASES: Final[dict[str, tuple[Convert, Convert]]] = {
 }
 
 
-def _peak(convert: Callable[[Sequence[Message]], object], messages: Sequence[Message]) -> int:
+def peak(convert: Callable[[Sequence[Message]], object], messages: Sequence[Message]) -> int:
     """Bytes allocated at the peak of one ``convert`` call (tracemalloc must be tracing)."""
     gc.collect()
     tracemalloc.reset_peak()
@@ -122,9 +122,9 @@ def run_memory(count: int = 20, image_size: int = 4 * 1024 * 1024) -> list[Memor
         floor_fresh = big_image_conversation(count, image_size)
         tracemalloc.start()
         try:
-            first = _peak(library, fresh)
-            repeat = _peak(library, fresh)
-            floor_first = _peak(floor, floor_fresh)
+            first = peak(library, fresh)
+            repeat = peak(library, fresh)
+            floor_first = peak(floor, floor_fresh)
         finally:
             tracemalloc.stop()
         results.append(

@@ -5,12 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from benchmarks.convert import ConversionResult
+from benchmarks.documents import DocumentMemoryResult
 from benchmarks.ids import IdRepairResult
 from benchmarks.memory import MemoryResult
 from benchmarks.streams import StreamResult
 from benchmarks.tracing import TARGET_PERCENT, TracingResult
 
-__all__ = ["conversion_table", "id_repair_table", "memory_table", "stream_table", "tracing_table"]
+__all__ = [
+    "conversion_table",
+    "document_memory_table",
+    "id_repair_table",
+    "memory_table",
+    "stream_table",
+    "tracing_table",
+]
 
 _MB = 1024 * 1024
 
@@ -82,6 +90,28 @@ def memory_table(results: Sequence[MemoryResult]) -> str:
             f"{result.floor_first_peak / _MB:.1f} ({result.floor_first_ratio:.2f}x)",
             f"<= {result.target}x: "
             + _verdict(max(result.first_ratio, result.repeat_ratio), result.target),
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def document_memory_table(results: Sequence[DocumentMemoryResult]) -> str:
+    """One row per provider: payload MB, first and repeat peaks, base64 encodings, the targets."""
+    header = ["documents", "PDFs", "payload MB", "first peak MB", "repeat peak MB",
+              "base64 encodings", "target"]  # fmt: skip
+    rows = [
+        [
+            f"`to_{result.provider}`",
+            f"{result.documents} x {result.document_bytes / _MB:.0f} MB",
+            f"{result.payload_bytes / _MB:.1f}",
+            f"{result.first_peak / _MB:.1f} ({result.first_ratio:.2f}x)",
+            f"{result.repeat_peak / _MB:.1f} ({result.repeat_ratio:.2f}x)",
+            f"{result.encodings} ({result.encodings / result.documents:.1f} per PDF)",
+            f"<= {result.target}x: "
+            + _verdict(max(result.first_ratio, result.repeat_ratio), result.target)
+            + ", one encoding per PDF: "
+            + ("met" if result.encodings == result.documents else "MISSED"),
         ]
         for result in results
     ]

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     Message,
     MessageEnvelope,
@@ -28,6 +30,7 @@ from llmbridge import (
     ToolCallResultMessage,
     Usage,
 )
+from tests.strategies import PDF, WAV
 
 AGENT = "assistant"
 OTHER = "critic"
@@ -118,6 +121,75 @@ CORPUS: dict[str, Message] = {
     "reasoning_update": ReasoningMessageUpdate("thinking...", AGENT),
     "tool_call_update": ToolCallMessageUpdate("get_weather", '{"ci', AGENT, index=0),
     "envelope_of_string": MessageEnvelope("not a provider message"),
+    # Revision 2 (API.md 13): documents, audio, media in tool results, provider_data.
+    "document_pdf_bytes": DocumentMessage(Role.USER, data=PDF, filename="report.pdf"),
+    "document_pdf_url": DocumentMessage(Role.USER, "https://example.com/report.pdf"),
+    "document_text": DocumentMessage(
+        Role.USER, data=b"city,temp\nParis,18\n", media_type="text/csv", filename="weather.csv"
+    ),
+    "document_from_other_agent": DocumentMessage(Role.USER, data=PDF, from_=OTHER),
+    "document_from_self": DocumentMessage(Role.USER, data=PDF, from_=AGENT),
+    "audio_wav": AudioMessage(Role.USER, data=WAV),
+    "audio_other_type": AudioMessage(Role.USER, data=b"OggS\x00\x02", media_type="audio/ogg"),
+    "multimodal_with_document_and_audio": MultiModalMessage(
+        Role.USER,
+        [
+            TextMessage(Role.USER, "Summarise the report and the recording."),
+            DocumentMessage(Role.USER, data=PDF),
+            AudioMessage(Role.USER, data=WAV),
+        ],
+    ),
+    "tool_results_with_media": ToolCallResultMessage(
+        [
+            ToolCall(
+                "get_weather",
+                '{"city": "Paris"}',
+                tool_call_id="call_1",
+                result=[TextMessage(Role.TOOL, "Radar:"), ImageMessage(Role.TOOL, data=PNG)],
+            ),
+            ToolCall(
+                "get_time",
+                "{}",
+                tool_call_id="call_2",
+                result=[DocumentMessage(Role.TOOL, data=PDF, filename="timetable.pdf")],
+            ),
+        ]
+    ),
+    "aggregate_with_media_from_self": ToolCallAggregateMessage(
+        ToolCallMessage(CALLS[:1], AGENT),
+        ToolCallResultMessage(
+            [
+                ToolCall(
+                    "get_weather",
+                    '{"city": "Paris"}',
+                    tool_call_id="call_1",
+                    result=[ImageMessage(Role.TOOL, data=PNG)],
+                )
+            ]
+        ),
+        AGENT,
+    ),
+    "text_with_provider_data": TextMessage(
+        Role.ASSISTANT,
+        "Hello.",
+        AGENT,
+        provider_data={
+            "openai-responses": {"item_id": "msg_1", "phase": "final_answer"},
+            "gemini": {"thought_signature": "c2ln"},
+        },
+    ),
+    "tool_calls_with_provider_data": ToolCallMessage(
+        [
+            ToolCall(
+                "get_weather",
+                '{"city": "Paris"}',
+                tool_call_id="call_1",
+                provider_data={"openai-responses": {"item_id": "fc_1"}},
+            )
+        ],
+        AGENT,
+        provider_data={"x-custom": {"trace": [1, 2]}},
+    ),
 }
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 
 from hypothesis import strategies as st
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     Message,
     MessageEnvelope,
@@ -33,6 +36,11 @@ IMAGE_PREFIXES = (
     b"GIF89a",
     b"RIFF\x00\x00\x00\x00WEBPVP8 ",
 )
+
+PDF = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+WAV = b"RIFF\x24\x00\x00\x00WAVEfmt " + b"\x00" * 8
+MP3 = b"ID3\x04\x00\x00\x00\x00\x00\x00" + b"\x00" * 8
+TEXT_DOCUMENT_TYPES = ("text/plain", "text/markdown", "text/csv")
 
 names = st.one_of(st.none(), st.sampled_from(["assistant", "critic", "Dr. Who?", "a" * 70]))
 texts = st.one_of(st.text(max_size=30), st.sampled_from(["", "   ", "\n", "hello"]))
@@ -89,16 +97,6 @@ arguments = st.one_of(
     st.sampled_from(["", "{}", '{"a": 1}', "not json", "[1]"]), st.text(max_size=10)
 )
 
-tool_calls = st.builds(
-    ToolCall,
-    st.sampled_from(["get_weather", "now", "search"]),
-    arguments,
-    tool_call_id=optional_ids,
-    result=st.one_of(st.none(), texts),
-    is_error=st.booleans(),
-    provider_data=provider_datas,
-)
-
 image_bytes = st.builds(
     lambda prefix, tail: prefix + tail, st.sampled_from(IMAGE_PREFIXES), st.binary(max_size=16)
 )
@@ -111,6 +109,59 @@ images = st.one_of(
         detail=st.sampled_from([None, "auto", "low", "high"]),
     ),
     st.builds(ImageMessage, roles, from_=names, data=image_bytes),
+)
+filenames = st.sampled_from([None, "report.pdf", "notes.md", "Zoë's file.txt"])
+text_bytes = st.text(max_size=20).map(lambda text: text.encode("utf-8", "surrogatepass"))
+documents = st.one_of(
+    st.builds(
+        DocumentMessage,
+        roles,
+        st.sampled_from(["https://example.com/a.pdf", "http://x/y"]),
+        names,
+        media_type=st.sampled_from([None, "application/pdf"]),
+        filename=filenames,
+    ),
+    st.builds(
+        DocumentMessage,
+        roles,
+        from_=names,
+        data=st.builds(lambda tail: PDF + tail, st.binary(max_size=8)),
+        filename=filenames,
+    ),
+    st.builds(
+        DocumentMessage,
+        roles,
+        from_=names,
+        data=text_bytes.filter(lambda data: bool(data) and not data.startswith(b"%PDF-")),
+        media_type=st.sampled_from(TEXT_DOCUMENT_TYPES),
+        filename=filenames,
+    ),
+)
+audios = st.one_of(
+    st.builds(
+        AudioMessage,
+        roles,
+        names,
+        data=st.builds(
+            lambda prefix, tail: prefix + tail, st.sampled_from([WAV, MP3]), st.binary(max_size=8)
+        ),
+    ),
+    st.builds(
+        AudioMessage, roles, names, data=st.just(b"OggS\x00"), media_type=st.just("audio/ogg")
+    ),
+)
+result_parts = st.lists(
+    st.one_of(st.builds(TextMessage, roles, texts), images, documents), min_size=1, max_size=3
+).map(tuple)
+
+tool_calls = st.builds(
+    ToolCall,
+    st.sampled_from(["get_weather", "now", "search"]),
+    arguments,
+    tool_call_id=optional_ids,
+    result=st.one_of(st.none(), texts, result_parts),
+    is_error=st.booleans(),
+    provider_data=provider_datas,
 )
 text_messages = st.builds(
     TextMessage,
@@ -139,10 +190,12 @@ result_messages = st.builds(
 neutral_messages: st.SearchStrategy[Message] = st.one_of(
     text_messages,
     images,
+    documents,
+    audios,
     st.builds(
         MultiModalMessage,
         roles,
-        st.lists(st.one_of(text_messages, images), min_size=1, max_size=3),
+        st.lists(st.one_of(text_messages, images, documents, audios), min_size=1, max_size=3),
         names,
     ),
     tool_call_messages,
@@ -205,6 +258,34 @@ sendable_images = st.one_of(
         ImageMessage, st.just(Role.USER), data=image_bytes, detail=st.sampled_from([None, "low"])
     ),
 )
+sendable_documents = st.one_of(
+    st.builds(DocumentMessage, st.just(Role.USER), data=st.just(PDF), filename=filenames),
+    st.builds(
+        DocumentMessage,
+        st.just(Role.USER),
+        st.sampled_from(["https://docs.example.test/a.pdf", "gs://bucket/a.pdf"]),
+    ),
+    st.builds(
+        DocumentMessage,
+        st.just(Role.USER),
+        data=st.sampled_from([b"city,temp\nParis,18\n", "naïve — ☃".encode(), b"  "]),
+        media_type=st.sampled_from([*TEXT_DOCUMENT_TYPES, "application/msword"]),
+        filename=filenames,
+    ),
+)
+sendable_audio = st.builds(
+    AudioMessage,
+    st.just(Role.USER),
+    data=st.sampled_from([WAV, MP3, b"OggS\x00"]),
+    media_type=st.just("audio/ogg"),
+)
+sendable_parts = st.lists(
+    st.one_of(
+        odd_texts.map(lambda t: TextMessage(Role.TOOL, t)), sendable_images, sendable_documents
+    ),
+    min_size=1,
+    max_size=3,
+).map(tuple)
 raw_envelopes = st.sampled_from(
     [
         MessageEnvelope({"role": "user", "content": "raw"}),
@@ -223,22 +304,36 @@ def _with_sender(image: ImageMessage, sender: str | None) -> ImageMessage:
 @st.composite
 def sendable_messages(draw: st.DrawFn) -> Message:
     """One message that converts for both providers (lenient), outside any tool round."""
-    kind = draw(st.sampled_from(["text", "text", "image", "multimodal", "other_aggregate"]))
+    kind = draw(
+        st.sampled_from(
+            ["text", "text", "image", "document", "audio", "multimodal", "other_aggregate"]
+        )
+    )
     if kind == "text":
         role = draw(st.sampled_from([Role.SYSTEM, Role.USER, Role.ASSISTANT]))
         reasoning = draw(reasoning_lists)
         return TextMessage(role, draw(odd_texts), draw(senders), reasoning=reasoning)
     if kind == "image":
         return _with_sender(draw(sendable_images), draw(other_senders))
+    if kind == "document":
+        return dataclasses.replace(draw(sendable_documents), from_=draw(other_senders))
+    if kind == "audio":
+        return dataclasses.replace(draw(sendable_audio), from_=draw(other_senders))
     if kind == "multimodal":
-        parts = st.one_of(odd_texts.map(lambda t: TextMessage(Role.USER, t)), sendable_images)
+        parts = st.one_of(
+            odd_texts.map(lambda t: TextMessage(Role.USER, t)),
+            sendable_images,
+            sendable_documents,
+            sendable_audio,
+        )
         items = draw(st.lists(parts, min_size=1, max_size=3))
         return MultiModalMessage(Role.USER, items, draw(other_senders))
     calls = draw(
         st.lists(st.builds(ToolCall, function_names, any_arguments), min_size=1, max_size=2)
     )
     answered = [
-        ToolCall(c.function_name, c.function_arguments, result=draw(odd_texts)) for c in calls
+        ToolCall(c.function_name, c.function_arguments, result=draw(odd_texts | sendable_parts))
+        for c in calls
     ]
     return ToolCallAggregateMessage(
         ToolCallMessage(calls, "critic"), ToolCallResultMessage(answered, "critic"), "critic"
@@ -274,7 +369,7 @@ def tool_rounds(draw: st.DrawFn, *, valid: bool) -> list[Message]:
             call.function_name,
             call.function_arguments,
             tool_call_id=call.tool_call_id,
-            result=draw(odd_texts if valid else st.one_of(odd_texts, st.none())),
+            result=draw(odd_texts | sendable_parts if valid else st.one_of(odd_texts, st.none())),
             is_error=draw(st.booleans()),
         )
         for call in calls

@@ -25,6 +25,8 @@ EXPECTED = {
     "'user', 'user']",
     "core_demo.py": "load_messages(dump_messages(history)) == history",
     "tracing.py": '"name": "chat gpt-4o-mini"',
+    "documents.py": "AnthropicChatAgent: Q3 revenue up 12%.",
+    "tool_images.py": '"text": "[result of call_chart]"',
 }
 
 

@@ -14,9 +14,11 @@ import pytest
 from pydantic import BaseModel
 
 from llmbridge import (
+    DocumentMessage,
     FunctionCallMiddleware,
     FunctionContract,
     GenerateReplyOptions,
+    ImageMessage,
     Message,
     MiddlewareStreamingAgent,
     Role,
@@ -30,6 +32,7 @@ from llmbridge import (
     function,
 )
 from llmbridge._agents import AgentMethods
+from tests.strategies import PDF, PNG
 
 AGENT = "assistant"
 QUESTION = TextMessage(Role.USER, "Weather in Paris and the time?")
@@ -413,6 +416,54 @@ async def test_an_unserializable_result_is_an_error_result() -> None:
     assert result.is_error is True
     assert result.result is not None
     assert result.result.startswith("The result of function 'produce' is not serializable")
+
+
+CHART = ImageMessage(Role.TOOL, data=PNG)
+REPORT = DocumentMessage(Role.TOOL, data=PDF, filename="report.pdf")
+MEDIA_RESULTS = {
+    "an_image_is_a_one_part_result": (CHART, (CHART,)),
+    "a_document_is_a_one_part_result": (REPORT, (REPORT,)),
+    "strings_in_a_list_become_text_parts": (
+        ["Sales by month:", CHART, "and the report", REPORT],
+        (
+            TextMessage(Role.TOOL, "Sales by month:"),
+            CHART,
+            TextMessage(Role.TOOL, "and the report"),
+            REPORT,
+        ),
+    ),
+    "a_tuple_works_as_a_list": ((CHART, "caption"), (CHART, TextMessage(Role.TOOL, "caption"))),
+    "a_list_of_strings_only_stays_json": (["a", "b"], '["a","b"]'),
+}
+
+
+@pytest.mark.parametrize(("value", "result"), MEDIA_RESULTS.values(), ids=MEDIA_RESULTS.keys())
+async def test_a_tool_returning_media_gives_a_parts_result(value: Any, result: Any) -> None:
+    produce = function(name="produce")(returns(value))
+    calls = ToolCallMessage([ToolCall("produce", "{}", tool_call_id="c1")], AGENT)
+    agent = connect(ScriptedAgent([calls]), FunctionCallMiddleware([produce]))
+
+    reply = await agent.generate_reply([QUESTION])
+
+    assert isinstance(reply, ToolCallAggregateMessage)
+    [answered] = reply.tool_call_result_message.tool_calls
+    assert (answered.result, answered.is_error) == (result, False)
+
+
+async def test_a_list_mixing_media_with_other_values_is_an_error_result() -> None:
+    produce = function(name="produce")(returns([CHART, {"x": 1}]))
+    calls = ToolCallMessage([ToolCall("produce", "{}")], AGENT)
+    agent = connect(ScriptedAgent([calls]), FunctionCallMiddleware([produce]))
+
+    reply = await agent.generate_reply([QUESTION])
+
+    assert isinstance(reply, ToolCallAggregateMessage)
+    [answered] = reply.tool_call_result_message.tool_calls
+    assert answered.is_error is True
+    assert answered.result == (
+        "The result of function 'produce' cannot be sent: item 1 of the returned list is a "
+        "dict; a list with images or documents may hold only them and strings."
+    )
 
 
 # Function map entries take the raw JSON text.

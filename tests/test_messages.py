@@ -6,11 +6,14 @@ import base64
 import copy
 import dataclasses
 import pickle
+from typing import TypeVar
 
 import pytest
 
 import llmbridge
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -30,8 +33,9 @@ from llmbridge import (
     dump_messages,
     load_messages,
 )
-from tests.strategies import PNG
+from tests.strategies import MP3, PDF, PNG, WAV
 
+_M = TypeVar("_M", ImageMessage, DocumentMessage, AudioMessage)
 JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 8
 GIF = b"GIF89a" + b"\x00" * 8
 WEBP = b"RIFF\x00\x00\x00\x00WEBPVP8 " + b"\x00" * 4
@@ -356,19 +360,29 @@ def test_wrong_types_rejected(build: object) -> None:
         build()  # type: ignore[operator]
 
 
-def _cached(image: ImageMessage) -> ImageMessage:
-    """``image`` with its base64 and data-URL caches filled, as after a first conversion."""
-    assert image.data_url
-    assert image.base64_data
-    return image
+def _cached(media: _M) -> _M:
+    """``media`` with its base64 and data-URL caches filled, as after a first conversion."""
+    assert media.data_url
+    assert media.base64_data
+    return media
 
 
 ONE_OF_EACH: dict[str, Message] = {
     "text": TextMessage(Role.ASSISTANT, "x", "bot", finish_reason="stop"),
     "image-url": ImageMessage(Role.USER, "https://x/a.png", "user", detail="low"),
     "image-data-with-filled-caches": _cached(ImageMessage(Role.USER, data=PNG, detail="high")),
+    "document-url": DocumentMessage(Role.USER, "https://x/a.pdf", "user", filename="a.pdf"),
+    "document-pdf-with-filled-caches": _cached(DocumentMessage(Role.USER, data=PDF)),
+    "document-text": DocumentMessage(Role.USER, data=b"a,b\n1,2\n", media_type="text/csv"),
+    "audio-with-filled-caches": _cached(AudioMessage(Role.USER, data=WAV)),
     "multimodal": MultiModalMessage(
-        Role.USER, [TextMessage(Role.USER, "see"), ImageMessage(Role.USER, data=PNG)]
+        Role.USER,
+        [
+            TextMessage(Role.USER, "see"),
+            ImageMessage(Role.USER, data=PNG),
+            DocumentMessage(Role.USER, data=PDF),
+            AudioMessage(Role.USER, data=MP3),
+        ],
     ),
     "tool-call": ToolCallMessage(CALLS, "bot", content="calling"),
     "tool-call-result": ToolCallResultMessage(CALLS, "bot"),

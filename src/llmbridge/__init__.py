@@ -53,6 +53,8 @@ from llmbridge._errors import (
 )
 from llmbridge._functions import FunctionCallMiddleware, FunctionContract, function
 from llmbridge._messages import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     Message,
     MessageEnvelope,
@@ -82,12 +84,14 @@ logging.getLogger("llmbridge").addHandler(logging.NullHandler())
 
 __all__ = [
     "Agent",
+    "AudioMessage",
     "AuthenticationError",
     "BadRequestError",
     "Connector",
     "ContentFilteredError",
     "ConversionNote",
     "DelegateMiddleware",
+    "DocumentMessage",
     "EmptyResponseError",
     "FunctionCallMiddleware",
     "FunctionContract",

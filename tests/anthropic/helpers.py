@@ -73,7 +73,9 @@ def tool_use(tool_id: str, name: str, tool_input: dict[str, Any]) -> dict[str, A
     return {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}
 
 
-def tool_result(tool_id: str, content: str | None = None, **extra: Any) -> dict[str, Any]:
+def tool_result(
+    tool_id: str, content: str | list[dict[str, Any]] | None = None, **extra: Any
+) -> dict[str, Any]:
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_id, **extra}
     if content is not None:
         block["content"] = content

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 
 from llmbridge import (
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     LLMBridgeError,
@@ -25,12 +26,18 @@ from llmbridge import (
 )
 from llmbridge.anthropic import from_anthropic_messages, to_anthropic
 from tests.corpus import AGENT, CORPUS, PNG
-from tests.strategies import conversations
+from tests.strategies import PDF, conversations
 
 PNG_SOURCE = {"type": "base64", "media_type": "image/png", "data": base64.b64encode(PNG).decode()}
 USE = {"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 1}}
 THINKING = {"type": "thinking", "thinking": "plan", "signature": "sig-1"}
 ADD = ToolCall("add", '{"a": 1}', tool_call_id="toolu_1")
+PDF_SOURCE = {
+    "type": "base64",
+    "media_type": "application/pdf",
+    "data": base64.b64encode(PDF).decode(),
+}
+PDF_BLOCK = {"type": "document", "source": PDF_SOURCE, "title": "a.pdf"}
 
 
 def _user(*blocks: dict[str, Any]) -> dict[str, Any]:
@@ -151,6 +158,69 @@ RULES: list[tuple[str, list[dict[str, Any]], list[Message]]] = [
         [_user({"type": "image", "source": {"type": "url", "url": "https://x.test/a.png"}})],
         [ImageMessage(Role.USER, "https://x.test/a.png")],
     ),
+    (
+        "pdf-document-title-is-its-filename",
+        [_user(PDF_BLOCK)],
+        [DocumentMessage(Role.USER, data=PDF, filename="a.pdf")],
+    ),
+    (
+        "url-document",
+        [_user({"type": "document", "source": {"type": "url", "url": "https://x.test/a.pdf"}})],
+        [DocumentMessage(Role.USER, "https://x.test/a.pdf")],
+    ),
+    (
+        "text-document-is-text-plain-bytes",
+        [
+            _user(
+                _text("read"),
+                {
+                    "type": "document",
+                    "source": {"type": "text", "media_type": "text/plain", "data": "a,b\n"},
+                },
+            )
+        ],
+        [
+            MultiModalMessage(
+                Role.USER,
+                [
+                    TextMessage(Role.USER, "read"),
+                    DocumentMessage(Role.USER, data=b"a,b\n", media_type="text/plain"),
+                ],
+            )
+        ],
+    ),
+    (
+        "tool-result-blocks-are-a-parts-result",
+        [
+            _user(_text("go")),
+            _assistant(USE),
+            _user(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_1",
+                    "content": [_text("chart"), {"type": "image", "source": PNG_SOURCE}, PDF_BLOCK],
+                }
+            ),
+        ],
+        [
+            TextMessage(Role.USER, "go"),
+            ToolCallMessage([ADD], AGENT),
+            ToolCallResultMessage(
+                [
+                    ToolCall(
+                        "add",
+                        '{"a": 1}',
+                        tool_call_id="toolu_1",
+                        result=[
+                            TextMessage(Role.TOOL, "chart"),
+                            ImageMessage(Role.USER, data=PNG),
+                            DocumentMessage(Role.USER, data=PDF, filename="a.pdf"),
+                        ],
+                    )
+                ]
+            ),
+        ],
+    ),
 ]
 
 
@@ -174,7 +244,8 @@ def test_system_blocks_become_system_messages_first() -> None:
 
 
 UNKNOWN: list[tuple[str, dict[str, Any], str]] = [
-    ("unknown-block-type", _user({"type": "document", "source": {}}), "content[0]"),
+    ("unknown-block-type", _user({"type": "search_result", "source": {}}), "content[0]"),
+    ("unknown-document-source", _user({"type": "document", "source": {}}), "source"),
     ("unknown-block-key", _user({"type": "text", "text": "x", "cache_control": {}}), "content[0]"),
     ("unknown-role", {"role": "critic", "content": "x"}, "role"),
     (

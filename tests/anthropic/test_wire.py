@@ -13,14 +13,24 @@ GOOD_IMAGE = {
     "type": "image",
     "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="},
 }
+PDF_DOC = {
+    "type": "document",
+    "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0="},
+    "title": "a.pdf",
+}
+URL_DOC = {"type": "document", "source": {"type": "url", "url": "https://x.test/a.pdf"}}
+TEXT_DOC = {
+    "type": "document",
+    "source": {"type": "text", "media_type": "text/plain", "data": "a,b"},
+}
 THINKING = {"type": "thinking", "thinking": "hm", "signature": "sig"}
 USE = tool_use("call_1", "f", {})
 VALID: dict[str, Any] = {
     "system": [text("Be brief.")],
     "messages": [
-        user(text("hi"), GOOD_IMAGE),
+        user(text("hi"), GOOD_IMAGE, PDF_DOC, URL_DOC, TEXT_DOC),
         assistant(THINKING, text("calling"), USE),
-        user(tool_result("call_1", "ok"), text("thanks")),
+        user(tool_result("call_1", [text("ok"), GOOD_IMAGE, PDF_DOC]), text("thanks")),
         assistant(text("done")),
     ],
 }
@@ -173,6 +183,54 @@ INVALID = [
         {"system": [text(" ")], "messages": [user(text("hi"))]},
         r"system\[0\]",
         id="blank_system_block",
+    ),
+    pytest.param(
+        with_messages(user(text("hi")), assistant(PDF_DOC)),
+        "cannot be in a assistant turn",
+        id="document_in_assistant",
+    ),
+    pytest.param(
+        with_messages(
+            user({**PDF_DOC, "source": {**PDF_DOC["source"], "media_type": "text/plain"}})
+        ),
+        "must be application/pdf",
+        id="base64_document_not_pdf",
+    ),
+    pytest.param(
+        with_messages(user({"type": "document", "source": {"type": "url", "url": "gs://b/a.pdf"}})),
+        "http",
+        id="document_url_not_http",
+    ),
+    pytest.param(
+        with_messages(
+            user({**TEXT_DOC, "source": {**TEXT_DOC["source"], "media_type": "text/csv"}})
+        ),
+        "must be text/plain",
+        id="text_source_not_text_plain",
+    ),
+    pytest.param(
+        with_messages(user({"type": "document", "source": {"type": "file_path", "path": "x"}})),
+        "unknown document source",
+        id="unknown_document_source",
+    ),
+    pytest.param(
+        with_messages(user(text("hi")), assistant(USE), user(tool_result("call_1", [USE]))),
+        "holds only",
+        id="tool_use_inside_tool_result",
+    ),
+    pytest.param(
+        with_messages(user(text("hi")), assistant(USE), user(tool_result("call_1", []))),
+        "non-empty string or list",
+        id="empty_block_list_result",
+    ),
+    pytest.param(
+        with_messages(
+            user(text("hi")),
+            assistant(USE),
+            user(tool_result("call_1", [{**PDF_DOC, "source": {"type": "base64"}}])),
+        ),
+        "missing keys",
+        id="bad_document_inside_tool_result",
     ),
 ]
 

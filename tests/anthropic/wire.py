@@ -1,5 +1,9 @@
 """A strict validator of the Anthropic Messages request shape (wire-rules.md section 3).
 
+Documents (``document`` blocks: a PDF base64 or http(s) url source, a ``text/plain`` text
+source) only in user turns and inside ``tool_result`` content, which may hold text, image and
+document blocks (wave2.md 3.1, 3.4).
+
 Stricter than the API where the API is lenient (it merges consecutive same-role turns; we
 require them merged). ``fragment=True`` checks a message-by-message conversion
 (``check_pairing=False``): block rules only, no turn order, no pairing across turns.
@@ -23,15 +27,20 @@ MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 BLOCK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "text": (frozenset({"type", "text"}), frozenset()),
     "image": (frozenset({"type", "source"}), frozenset()),
+    "document": (frozenset({"type", "source"}), frozenset({"title", "context", "citations"})),
     "tool_use": (frozenset({"type", "id", "name", "input"}), frozenset()),
     "tool_result": (frozenset({"type", "tool_use_id"}), frozenset({"content", "is_error"})),
     "thinking": (frozenset({"type", "thinking", "signature"}), frozenset()),
     "redacted_thinking": (frozenset({"type", "data"}), frozenset()),
 }
 ROLE_BLOCKS = {
-    "user": frozenset({"text", "image", "tool_result"}),
+    "user": frozenset({"text", "image", "document", "tool_result"}),
     "assistant": frozenset({"text", "thinking", "redacted_thinking", "tool_use"}),
 }
+# What a tool_result's content list may hold (tool_result_block_param.py: text, image,
+# document, search_result, tool_reference; llmbridge sends the first three).
+RESULT_BLOCKS = frozenset({"text", "image", "document"})
+TEXT_SOURCE_TYPES = frozenset({"text/plain"})
 FRONT = {
     "user": frozenset({"tool_result"}),
     "assistant": frozenset({"thinking", "redacted_thinking"}),
@@ -72,13 +81,58 @@ def _image(where: str, block: Mapping[str, Any]) -> None:
         _fail(where, f"unknown image source type {source['type']!r}")
     if source["media_type"] not in MEDIA_TYPES:
         _fail(where, f"media type {source['media_type']!r} not allowed")
-    data = source["data"]
+    _base64(where, source["data"])
+
+
+def _base64(where: str, data: Any) -> None:
     if not isinstance(data, str) or not data or data.startswith("data:"):
         _fail(where, "base64 data must be a bare, non-empty base64 string")
     try:
         base64.b64decode(data, validate=True)
     except binascii.Error:
         _fail(where, "base64 data does not decode")
+
+
+def _document(where: str, block: Mapping[str, Any]) -> None:
+    source = block["source"]
+    kind = source.get("type") if isinstance(source, Mapping) else None
+    if kind == "url":
+        _keys(f"{where}.source", source, frozenset({"type", "url"}), frozenset())
+        if not source["url"].startswith(("http://", "https://")):
+            _fail(where, "document url sources must be http(s) URLs")
+    elif kind == "base64":
+        _keys(f"{where}.source", source, frozenset({"type", "media_type", "data"}), frozenset())
+        if source["media_type"] != "application/pdf":
+            _fail(where, "base64 document sources must be application/pdf")
+        _base64(where, source["data"])
+    elif kind == "text":
+        _keys(f"{where}.source", source, frozenset({"type", "media_type", "data"}), frozenset())
+        if source["media_type"] not in TEXT_SOURCE_TYPES:
+            _fail(where, f"text document sources must be text/plain, got {source['media_type']!r}")
+        if not isinstance(source["data"], str):
+            _fail(where, "text document data must be a string")
+    else:
+        _fail(where, f"unknown document source type {kind!r}")
+    if "title" in block and not (isinstance(block["title"], str) and block["title"]):
+        _fail(where, "a document title must be a non-empty string")
+
+
+def _result_content(where: str, content: Any) -> None:
+    if isinstance(content, str):
+        if not content:
+            _fail(where, "tool_result content must be a non-empty string when present")
+        return
+    if not isinstance(content, list) or not content:
+        _fail(where, "tool_result content must be a non-empty string or list of blocks")
+    for position, block in enumerate(content):
+        inner = f"{where}.content[{position}]"
+        if not isinstance(block, Mapping) or block.get("type") not in RESULT_BLOCKS:
+            _fail(inner, f"a tool_result holds only {sorted(RESULT_BLOCKS)} blocks")
+        _block(inner, block)
+
+
+def _has_content(content: Any) -> bool:
+    return bool(content.strip()) if isinstance(content, str) else bool(content)
 
 
 def _block(where: str, block: Mapping[str, Any]) -> None:
@@ -90,6 +144,8 @@ def _block(where: str, block: Mapping[str, Any]) -> None:
         _text(where, block["text"])
     elif kind == "image":
         _image(where, block)
+    elif kind == "document":
+        _document(where, block)
     elif kind == "tool_use":
         if not ID_PATTERN.match(block["id"]):
             _fail(where, f"tool_use id {block['id']!r} breaks {ID_PATTERN.pattern}")
@@ -100,11 +156,11 @@ def _block(where: str, block: Mapping[str, Any]) -> None:
     elif kind == "tool_result":
         if not ID_PATTERN.match(block["tool_use_id"]):
             _fail(where, f"tool_use_id {block['tool_use_id']!r} breaks {ID_PATTERN.pattern}")
-        if "content" in block and not (isinstance(block["content"], str) and block["content"]):
-            _fail(where, "tool_result content must be a non-empty string when present")
+        if "content" in block:
+            _result_content(where, block["content"])
         if "is_error" in block and not isinstance(block["is_error"], bool):
             _fail(where, "is_error must be a bool")
-        if block.get("is_error") and not block.get("content", "").strip():
+        if block.get("is_error") and not _has_content(block.get("content", "")):
             _fail(where, "an error result needs non-empty content")
     elif kind == "thinking":
         if not isinstance(block["thinking"], str) or not isinstance(block["signature"], str):

@@ -16,6 +16,7 @@ from benchmarks.conversation import (
     openai_stream,
 )
 from benchmarks.convert import ConversionResult, run_conversion
+from benchmarks.documents import run_document_memory
 from benchmarks.gemini import gemini_conversation, gemini_stream
 from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.memory import deep_size, run_memory
@@ -102,6 +103,15 @@ def test_memory_benchmark_runs_once_and_measures_the_payload() -> None:
         # two images of 64 KiB are at least 4/3 x 128 KiB of base64 text in the payload
         assert result.payload_bytes > 2 * 64 * 1024 * 4 // 3
         assert result.first_peak > 0
+
+
+def test_document_benchmark_counts_one_encoding_per_document() -> None:
+    results = run_document_memory(count=3, document_size=64 * 1024)
+    assert [result.provider for result in results] == ["openai", "anthropic"]
+    for result in results:
+        assert result.payload_bytes > 3 * 64 * 1024 * 4 // 3
+        assert result.first_peak > 0
+        assert result.encodings == 3  # the first conversion's; the repeat reuses the caches
 
 
 @pytest.mark.parametrize("ids", [False, True], ids=["calls_without_ids", "calls_with_unique_ids"])
@@ -191,7 +201,8 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     main(
         ["--messages", "20", "--min-time", "0", "--repeats", "1", "--text-deltas", "3",
          "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01",
-         "--rounds", "3", "6", "--traced-messages", "10"]
+         "--documents", "1", "--document-mb", "0.01", "--rounds", "3", "6",
+         "--traced-messages", "10"]
     )  # fmt: skip
     out = capsys.readouterr().out
     rows = (
@@ -203,4 +214,6 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     )
     for row in rows:
         assert row in out
-    assert out.count("| `to_openai` |") == 4  # conversion, memory and two id-repair rows
+    # conversion, memory, documents and two id-repair rows
+    assert out.count("| `to_openai` |") == 5
+    assert "| `to_anthropic` | 1 x 0 MB |" in out

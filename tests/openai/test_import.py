@@ -9,6 +9,8 @@ import pytest
 from hypothesis import given, settings
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     LLMBridgeError,
@@ -23,11 +25,13 @@ from llmbridge import (
 )
 from llmbridge.openai import from_openai_messages, to_openai
 from tests.corpus import AGENT, CORPUS, PNG
-from tests.strategies import conversations
+from tests.strategies import PDF, WAV, conversations
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "add", "arguments": '{"a":1}'}}
 CALL_2 = {"id": "call_2", "type": "function", "function": {"name": "mul", "arguments": "{}"}}
 PNG_URL = ImageMessage(Role.USER, data=PNG).data_url
+PDF_URL = DocumentMessage(Role.USER, data=PDF).data_url
+WAV_B64 = AudioMessage(Role.USER, data=WAV).base64_data
 
 RULES: list[tuple[str, list[dict[str, Any]], list[Message]]] = [
     (
@@ -104,6 +108,65 @@ RULES: list[tuple[str, list[dict[str, Any]], list[Message]]] = [
             )
         ],
     ),
+    (
+        "file-part-is-a-document-with-its-filename",
+        [
+            {
+                "role": "user",
+                "content": [{"type": "file", "file": {"filename": "a.pdf", "file_data": PDF_URL}}],
+                "name": "critic",
+            }
+        ],
+        [DocumentMessage(Role.USER, data=PDF, from_="critic", filename="a.pdf")],
+    ),
+    (
+        "input-audio-is-audio",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "listen"},
+                    {"type": "input_audio", "input_audio": {"data": WAV_B64, "format": "wav"}},
+                ],
+            }
+        ],
+        [
+            MultiModalMessage(
+                Role.USER, [TextMessage(Role.USER, "listen"), AudioMessage(Role.USER, data=WAV)]
+            )
+        ],
+    ),
+    (
+        "media-result-stays-tool-text-and-a-user-message",
+        [
+            {"role": "assistant", "content": None, "tool_calls": [CALL]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "[media attached below]"},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "[result of call_1]"},
+                    {"type": "image_url", "image_url": {"url": PNG_URL}},
+                ],
+            },
+        ],
+        [
+            ToolCallMessage([ToolCall("add", '{"a":1}', tool_call_id="call_1")], AGENT),
+            ToolCallResultMessage(
+                [
+                    ToolCall(
+                        "add",
+                        '{"a":1}',
+                        tool_call_id="call_1",
+                        result="[media attached below]",
+                    )
+                ]
+            ),
+            MultiModalMessage(
+                Role.USER,
+                [TextMessage(Role.USER, "[result of call_1]"), ImageMessage(Role.USER, data=PNG)],
+            ),
+        ],
+    ),
 ]
 
 
@@ -120,8 +183,18 @@ def test_each_rule_maps_a_request_message(
 UNKNOWN: list[tuple[str, dict[str, Any], str]] = [
     (
         "unknown-part-type",
-        {"role": "user", "content": [{"type": "input_audio", "input_audio": {}}]},
+        {"role": "user", "content": [{"type": "video_url", "video_url": {}}]},
         "content[0]",
+    ),
+    (
+        "audio-part-without-data",
+        {"role": "user", "content": [{"type": "input_audio", "input_audio": {}}]},
+        "input_audio",
+    ),
+    (
+        "file-part-by-id",
+        {"role": "user", "content": [{"type": "file", "file": {"file_id": "file-1"}}]},
+        "file",
     ),
     ("unknown-role", {"role": "critic", "content": "x"}, "role"),
     (

@@ -527,7 +527,7 @@ def test_conversion_never_mutates_its_input() -> None:
 
 
 def test_image_is_base64_encoded_once_across_requests(monkeypatch: pytest.MonkeyPatch) -> None:
-    import llmbridge._messages._image as messages_module
+    import llmbridge._messages._media as messages_module
 
     encoded: list[bytes] = []
     real = messages_module.base64.b64encode

@@ -161,3 +161,89 @@ def test_a_valid_streaming_body_passes_and_extra_keys_can_be_allowed() -> None:
     wire.check_request_body(body, extra_keys=["vendor_setting"])
     with pytest.raises(wire.WireError, match="vendor_setting"):
         wire.check_request_body(body)
+
+
+FILE_PART = {
+    "type": "file",
+    "file": {"filename": "a.pdf", "file_data": "data:application/pdf;base64,JVBERi0="},
+}
+AUDIO_PART = {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}
+IMAGE_PART = {"type": "image_url", "image_url": {"url": "https://x.test/a.png"}}
+
+
+def test_documents_and_audio_in_a_user_message_pass() -> None:
+    wire.check_messages(with_message(2, {"role": "user", "content": [FILE_PART, AUDIO_PART]}))
+
+
+MEDIA_REJECTED = [
+    pytest.param(
+        with_message(4, {"role": "tool", "tool_call_id": "call_1", "content": [IMAGE_PART]}),
+        id="image_in_tool_message",
+    ),
+    pytest.param(
+        with_message(4, {"role": "tool", "tool_call_id": "call_1", "content": [FILE_PART]}),
+        id="file_in_tool_message",
+    ),
+    pytest.param(
+        with_message(5, {"role": "assistant", "content": [FILE_PART]}), id="file_in_assistant"
+    ),
+    pytest.param(
+        with_message(0, {"role": "system", "content": [FILE_PART]}), id="file_in_system_message"
+    ),
+    pytest.param(
+        with_message(5, {"role": "assistant", "content": [AUDIO_PART]}),
+        id="input_audio_in_assistant",
+    ),
+    pytest.param(
+        with_message(
+            2,
+            {
+                "role": "user",
+                "content": [
+                    {"type": "file", "file": {"file_data": FILE_PART["file"]["file_data"]}}
+                ],  # type: ignore[index]
+            },
+        ),
+        id="file_data_without_filename",
+    ),
+    pytest.param(
+        with_message(
+            2,
+            {
+                "role": "user",
+                "content": [
+                    {"type": "file", "file": {"filename": "a.pdf", "file_data": "https://x/a.pdf"}}
+                ],
+            },
+        ),
+        id="file_data_that_is_a_url",
+    ),
+    pytest.param(
+        with_message(
+            2,
+            {
+                "role": "user",
+                "content": [{"type": "input_audio", "input_audio": {"data": "", "format": "wav"}}],
+            },
+        ),
+        id="empty_audio_data",
+    ),
+    pytest.param(
+        with_message(
+            2,
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "ogg"}}
+                ],
+            },
+        ),
+        id="audio_format_not_wav_or_mp3",
+    ),
+]
+
+
+@pytest.mark.parametrize("messages", MEDIA_REJECTED)
+def test_media_the_api_refuses_are_rejected(messages: list[dict[str, Any]]) -> None:
+    with pytest.raises(wire.WireError):
+        wire.check_messages(messages)

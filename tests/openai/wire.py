@@ -6,8 +6,10 @@ keys rejected), required keys present, values of the declared types (no tuples f
 bools for ints), unions of TypedDicts chosen by their ``role`` / ``type`` literal. On top come
 the API's observed rules (wire-rules.md 1.3-1.5): name and function-name patterns, non-empty
 ``tool_calls``, tool-call ids non-empty, at most 40 characters and unique, assistant content
-null only beside tool calls, and tool messages exactly answering the closest preceding
-assistant ``tool_calls`` message.
+null only beside tool calls, tool messages exactly answering the closest preceding
+assistant ``tool_calls`` message, and media parts (``image_url``, ``file``, ``input_audio``)
+only in user messages: a ``file`` part with a ``filename`` and a base64 PDF data URL, an
+``input_audio`` part with base64 data (wire-rules.md; wave2.md 3.3, 3.5).
 
 ``check_message`` checks one message's shape (fragments converted message by message);
 ``check_messages`` a whole conversation; ``check_request_body`` the JSON body the SDK sent.
@@ -182,8 +184,40 @@ def _check_ids_and_names(message: dict[str, Any], path: str) -> None:
             _fail(f"{where}.function.name", f"does not match {NAME.pattern}")
 
 
+MEDIA_PARTS = frozenset({"image_url", "file", "input_audio"})
+PDF_DATA_URL = re.compile(r"^data:application/pdf;base64,[A-Za-z0-9+/]+={0,2}$")
+BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
+
+
+def _check_media(message: Any, path: str) -> None:
+    """Media parts only in user messages; file and audio parts as the API takes them."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return
+    for position, part in enumerate(content):
+        kind = part.get("type") if isinstance(part, dict) else None
+        where = f"{path}.content[{position}]"
+        if kind in MEDIA_PARTS and message.get("role") != "user":
+            _fail(
+                where,
+                f"a {kind!r} part is only allowed in user messages, not {message.get('role')!r}",
+            )
+        if kind == "file":
+            file = part.get("file") or {}
+            if "file_data" in file:
+                if not PDF_DATA_URL.match(file["file_data"]):
+                    _fail(f"{where}.file.file_data", "must be a base64 data:application/pdf URL")
+                if not file.get("filename"):
+                    _fail(f"{where}.file.filename", "file_data needs a filename")
+        if kind == "input_audio":
+            data = (part.get("input_audio") or {}).get("data")
+            if not isinstance(data, str) or not BASE64.match(data):
+                _fail(f"{where}.input_audio.data", "must be non-empty base64 text")
+
+
 def check_message(message: Any, path: str = "message") -> None:
     """Raise ``WireError`` unless ``message`` is a valid ``ChatCompletionMessageParam``."""
+    _check_media(message, path)
     check_type(message, ChatCompletionMessageParam, path)
     _check_ids_and_names(message, path)
 

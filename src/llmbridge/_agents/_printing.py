@@ -21,6 +21,7 @@ from llmbridge._messages import (
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallResultMessage,
+    describe_result,
 )
 
 __all__ = ["PrintMessageMiddleware", "format_message"]
@@ -33,7 +34,7 @@ def _format_call(call: ToolCall) -> str:
     if call.tool_call_id:
         line += f" [{call.tool_call_id}]"
     if call.result is not None:
-        line += f"\n  {'error' if call.is_error else 'result'}: {call.result}"
+        line += f"\n  {'error' if call.is_error else 'result'}: {describe_result(call.result)}"
     return line
 
 

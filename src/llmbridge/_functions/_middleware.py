@@ -25,11 +25,17 @@ from llmbridge._functions._contracts import (
     validate_function_name,
 )
 from llmbridge._messages import (
+    DocumentMessage,
+    ImageMessage,
     Message,
+    Role,
+    TextMessage,
     ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallResultMessage,
+    ToolResult,
+    ToolResultPart,
 )
 
 __all__ = ["FunctionCallMiddleware", "RawFunction"]
@@ -39,6 +45,7 @@ RawFunction: TypeAlias = Callable[[str], Any]
 
 _LOGGER: Final = logging.getLogger("llmbridge")
 _DEFAULT_NAME: Final = "FunctionCallMiddleware"
+_MEDIA: Final = (ImageMessage, DocumentMessage)
 _CUT_OFF: Final = (
     "Not run: the reply was cut off (finish reason 'length') while its tool calls were being "
     "written, so the arguments may be incomplete. Allow more output tokens and ask again."
@@ -74,10 +81,12 @@ class FunctionCallMiddleware:
 
     Streaming takes the same steps: updates pass through live, the stream's final
     ``ToolCallMessage`` is replaced by the aggregate. Results are copies of the calls (ids
-    kept, call order kept) with ``result`` set; non-string values are JSON-serialized
-    (pydantic models, dataclasses, lists, dicts ...). Every call gets a result: an unknown
-    function (the available ones are listed), invalid JSON, arguments that fail validation, a
-    raised exception or an unserializable value give ``is_error=True`` and a text naming the
+    kept, call order kept) with ``result`` set; an ``ImageMessage``, a ``DocumentMessage`` or
+    a list mixing them with strings becomes a parts result (strings as text parts); other
+    non-string values are JSON-serialized (pydantic models, dataclasses, lists, dicts ...).
+    Every call gets a result: an unknown function (the available ones are listed), invalid
+    JSON, arguments that fail validation, a raised exception, an unserializable value or a
+    list mixing media with other values give ``is_error=True`` and a text naming the
     problem. No call of a message whose ``finish_reason`` is ``"length"`` is run (it was cut
     off, so any call may be truncated): each gets such an error result. Failures are logged
     on the ``llmbridge`` logger: the model's mistakes (unknown function, bad arguments) at
@@ -184,9 +193,11 @@ class FunctionCallMiddleware:
         except Exception as exc:  # a tool's failure becomes its result, for the model to see
             return _failed(call, f"Function {name!r} raised {type(exc).__name__}: {exc}", exc)
         try:
-            result = value if isinstance(value, str) else pydantic_core.to_json(value).decode()
+            result = _as_result(value)
         except pydantic_core.PydanticSerializationError as exc:
             return _failed(call, f"The result of function {name!r} is not serializable: {exc}.")
+        except TypeError as exc:
+            return _failed(call, f"The result of function {name!r} cannot be sent: {exc}.")
         return dataclasses.replace(call, result=result, is_error=False)
 
     def __repr__(self) -> str:
@@ -196,6 +207,34 @@ class FunctionCallMiddleware:
             f"FunctionCallMiddleware(functions={names}, function_map={runnable}, "
             f"name={self.name!r})"
         )
+
+
+def _as_result(value: Any) -> ToolResult:
+    """A function's return value as a result: text, parts (media), or JSON text.
+
+    An ``ImageMessage`` or ``DocumentMessage``, or a list (or tuple) holding at least one of
+    them, becomes a parts result (strings in the list become text parts). Raises ``TypeError``
+    for such a list with other items and ``PydanticSerializationError`` for a value JSON cannot
+    hold.
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, _MEDIA):
+        return (value,)
+    if isinstance(value, list | tuple) and any(isinstance(item, _MEDIA) for item in value):
+        return tuple(_result_part(item, position) for position, item in enumerate(value))
+    return pydantic_core.to_json(value).decode()
+
+
+def _result_part(item: object, position: int) -> ToolResultPart:
+    if isinstance(item, str):
+        return TextMessage(Role.TOOL, item)
+    if isinstance(item, TextMessage | ImageMessage | DocumentMessage):
+        return item
+    raise TypeError(
+        f"item {position} of the returned list is a {type(item).__name__}; a list with images "
+        "or documents may hold only them and strings"
+    )
 
 
 async def _call(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:

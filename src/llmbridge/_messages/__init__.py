@@ -5,8 +5,18 @@ media bytes (sniffing, ``data:`` URLs) and JSON serialization. Imports nothing o
 from __future__ import annotations
 
 from llmbridge._messages._serialization import MESSAGE_TYPES, dump_messages, load_messages
+from llmbridge._messages._tool_call import (
+    MediaPart,
+    ToolResult,
+    ToolResultPart,
+    describe_result,
+    result_text,
+    split_result,
+)
 from llmbridge._messages._types import (
     UPDATE_TYPES,
+    AudioMessage,
+    DocumentMessage,
     FinishReason,
     ImageDetail,
     ImageMessage,
@@ -15,19 +25,23 @@ from llmbridge._messages._types import (
     ReasoningMessageUpdate,
     TextMessage,
     TextMessageUpdate,
+    ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallMessageUpdate,
     ToolCallResultMessage,
 )
-from llmbridge._messages._values import Message, Reasoning, Role, ToolCall, Usage
+from llmbridge._messages._values import Message, Reasoning, Role, Usage
 
 __all__ = [
     "MESSAGE_TYPES",
     "UPDATE_TYPES",
+    "AudioMessage",
+    "DocumentMessage",
     "FinishReason",
     "ImageDetail",
     "ImageMessage",
+    "MediaPart",
     "Message",
     "MessageEnvelope",
     "MultiModalMessage",
@@ -41,7 +55,12 @@ __all__ = [
     "ToolCallMessage",
     "ToolCallMessageUpdate",
     "ToolCallResultMessage",
+    "ToolResult",
+    "ToolResultPart",
     "Usage",
+    "describe_result",
     "dump_messages",
     "load_messages",
+    "result_text",
+    "split_result",
 ]

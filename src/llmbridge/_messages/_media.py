@@ -1,4 +1,5 @@
-"""Image bytes: magic-byte sniffing, ``data:`` URLs and media-type normalization."""
+"""Media bytes (images, documents, audio): magic-byte sniffing, ``data:`` URLs, media-type
+normalization, the url/data construction rules the media messages share, and their base64 cache."""
 
 from __future__ import annotations
 
@@ -9,13 +10,17 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from llmbridge._errors import InvalidMessageError
+from llmbridge._messages._values import Message, set_field
 
 __all__ = [
     "IMAGE_URL_SCHEMES",
-    "check_image_url",
+    "MediaBytes",
+    "check_media_url",
     "is_data_url",
+    "media_source",
     "normalize_media_type",
     "parse_data_url",
+    "sniff_audio_type",
     "sniff_image_type",
     "url_scheme",
 ]
@@ -35,7 +40,17 @@ _MAGIC: Final[tuple[tuple[bytes, str], ...]] = (
     (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"),
 )
-_MEDIA_TYPE_ALIASES: Final = {"image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg"}
+_MEDIA_TYPE_ALIASES: Final = {
+    "image/jpg": "image/jpeg",
+    "image/pjpeg": "image/jpeg",
+    "audio/x-wav": "audio/wav",
+    "audio/wave": "audio/wav",
+    "audio/vnd.wave": "audio/wav",
+    "audio/mp3": "audio/mpeg",
+    "audio/x-mp3": "audio/mpeg",
+}
+PDF_MAGIC: Final = b"%PDF-"
+"""The first bytes of every PDF file."""
 
 
 def sniff_image_type(data: bytes) -> str | None:
@@ -45,6 +60,16 @@ def sniff_image_type(data: bytes) -> str | None:
             return media_type
     if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp"
+    return None
+
+
+def sniff_audio_type(data: bytes) -> str | None:
+    """Return ``audio/wav`` (RIFF....WAVE) or ``audio/mpeg`` (an ID3 tag or an MPEG frame sync,
+    eleven set bits) for such bytes, else ``None``."""
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WAVE":
+        return "audio/wav"
+    if data.startswith(b"ID3") or (len(data) >= 2 and data[0] == 0xFF and data[1] & 0xE0 == 0xE0):
+        return "audio/mpeg"
     return None
 
 
@@ -62,7 +87,7 @@ def parse_data_url(url: str) -> tuple[bytes, str | None]:
     params = match["params"].lower().split(";")
     payload = match["data"]
     if "base64" not in params:
-        raise InvalidMessageError("data: URL images must be base64-encoded", field="url")
+        raise InvalidMessageError("data: URLs must be base64-encoded", field="url")
     try:
         data = base64.b64decode(payload, validate=True)
     except (binascii.Error, ValueError) as exc:
@@ -81,8 +106,10 @@ def url_scheme(url: str) -> str:
     return scheme.lower() if separator else ""
 
 
-def check_image_url(url: str) -> None:
-    """Raise ``InvalidMessageError`` (field ``url``) unless ``url`` is an absolute image URL.
+def check_media_url(url: str, what: str = "image") -> None:
+    """Raise ``InvalidMessageError`` (field ``url``) unless ``url`` is an absolute media URL.
+
+    ``what`` names the medium in the error (``"image"``, ``"document"``).
 
     Accepted: ``http://``, ``https://`` and ``gs://`` URLs with a host, the scheme in any case.
     Refused: other schemes (``file:``, ``ftp:``), relative references (``cat.png``,
@@ -92,7 +119,7 @@ def check_image_url(url: str) -> None:
     scheme = url_scheme(url)
     if scheme not in IMAGE_URL_SCHEMES:
         raise InvalidMessageError(
-            f"image URLs must be absolute http://, https:// or gs:// URLs (or data: URLs); "
+            f"{what} URLs must be absolute http://, https:// or gs:// URLs (or data: URLs); "
             f"{shown!r} is not (no provider API takes it, and URLs are never downloaded)",
             field="url",
         )
@@ -100,10 +127,10 @@ def check_image_url(url: str) -> None:
         parts = urlsplit(url)
         host = parts.hostname
     except ValueError as exc:  # e.g. an unclosed IPv6 bracket
-        raise InvalidMessageError(f"malformed image URL {shown!r} ({exc})", field="url") from None
+        raise InvalidMessageError(f"malformed {what} URL {shown!r} ({exc})", field="url") from None
     if not url[len(scheme) :].startswith("://") or not host:
         raise InvalidMessageError(
-            f"image URL {shown!r} has no host (expected {scheme}://host/...)", field="url"
+            f"{what} URL {shown!r} has no host (expected {scheme}://host/...)", field="url"
         )
 
 
@@ -113,3 +140,79 @@ def normalize_media_type(media_type: str | None) -> str | None:
         return None
     lowered = media_type.strip().lower()
     return _MEDIA_TYPE_ALIASES.get(lowered, lowered) or None
+
+
+def media_source(
+    url: str | None, data: bytes | None, media_type: str | None, *, what: str
+) -> tuple[str | None, bytes | None, str | None]:
+    """Apply the url/data rules every media message shares; return ``(url, data, media_type)``.
+
+    Exactly one of ``url`` / ``data``; a ``data:`` URL is parsed into bytes and its declared type
+    (``url`` then ``None``); another URL must pass ``check_media_url``; bytes-like data becomes
+    ``bytes`` and must not be empty. ``media_type`` is returned normalized (the declared one, or
+    the data URL's). Raises ``InvalidMessageError`` naming the field; ``what`` names the medium.
+    """
+    if (url is None) == (data is None):
+        raise InvalidMessageError("exactly one of url and data must be given", field="url")
+    if url is not None:
+        if not isinstance(url, str) or not url.strip():
+            raise InvalidMessageError("url must be a non-empty string", field="url")
+        if is_data_url(url):
+            data, declared = parse_data_url(url)
+            media_type = media_type or declared
+            url = None
+        else:
+            check_media_url(url, what)
+    if data is not None:
+        if not isinstance(data, bytes | bytearray | memoryview):
+            raise InvalidMessageError(
+                f"data must be bytes, got {type(data).__name__}", field="data"
+            )
+        data = bytes(data)
+        if not data:
+            raise InvalidMessageError(f"{what} data is empty", field="data")
+    return url, data, normalize_media_type(media_type)
+
+
+class MediaBytes(Message):
+    """Base of the media messages: ``base64_data`` and ``data_url``, each computed once.
+
+    A subclass declares ``url``, ``data``, ``media_type`` and the two cache fields ``_base64``
+    and ``_data_url`` (``init=False``: ``dataclasses.replace`` builds a new object without them,
+    so the caches always belong to the bytes they were computed from).
+    """
+
+    __slots__ = ()
+    url: str | None
+    data: bytes | None
+    media_type: str | None
+    _base64: str | None
+    _data_url: str | None
+
+    @property
+    def base64_data(self) -> str | None:
+        """The bytes as base64 text (no ``data:`` prefix), or ``None`` for a URL."""
+        if self.data is None:
+            return None
+        if self._base64 is None:
+            set_field(self, "_base64", base64.b64encode(self.data).decode("ascii"))
+        return self._base64
+
+    @property
+    def data_url(self) -> str:
+        """The medium as a URL: its ``url``, or a ``data:<media_type>;base64,...`` URL.
+
+        Built once per object and cached, like ``base64_data``.
+        """
+        if self.url is not None:
+            return self.url
+        if self._data_url is None:
+            # From the cached base64 when there is one; else straight from the bytes, so that
+            # bytes sent only as a data URL are not held twice.
+            encoded = self._base64
+            if encoded is None:
+                assert self.data is not None
+                encoded = base64.b64encode(self.data).decode("ascii")
+            set_field(self, "_data_url", f"data:{self.media_type};base64,{encoded}")
+        assert self._data_url is not None
+        return self._data_url

@@ -26,18 +26,21 @@ from typing import Annotated, Any, Final, Literal, TypeAlias, Union
 from llmbridge._errors import InvalidMessageError, LLMBridgeError
 from llmbridge._messages._provider_data import MAX_JSON_DEPTH, PROVIDER_DATA_FIELD, thaw
 from llmbridge._messages._types import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     MessageEnvelope,
     MultiModalMessage,
     ReasoningMessageUpdate,
     TextMessage,
     TextMessageUpdate,
+    ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallMessageUpdate,
     ToolCallResultMessage,
 )
-from llmbridge._messages._values import Message, Reasoning, Role, ToolCall, Usage
+from llmbridge._messages._values import Message, Reasoning, Role, Usage
 
 __all__ = ["MESSAGE_TYPES", "dump_messages", "load_messages"]
 
@@ -45,6 +48,8 @@ MESSAGE_TYPES: Final[Mapping[str, type[Message]]] = types.MappingProxyType(
     {
         "text": TextMessage,
         "image": ImageMessage,
+        "document": DocumentMessage,
+        "audio": AudioMessage,
         "multimodal": MultiModalMessage,
         "tool_call": ToolCallMessage,
         "tool_call_result": ToolCallResultMessage,
@@ -185,6 +190,18 @@ def _dump_any(value: Any) -> Any:
     return dump(mode="json") if callable(dump) else value
 
 
+def _text_or_array(array: _Codec) -> _Codec:
+    """A field that is text or an array (a tool result: text, or parts)."""
+
+    def dump(value: Any) -> Any:
+        return value if type(value) is str else array.dump(value)
+
+    def load(data: Any, path: Path) -> Any:
+        return data if type(data) is str else array.load(data, path)
+
+    return _Codec(f"a string or {array.name}", dump, load)
+
+
 def _mapping_codec() -> _Codec:
     def load(data: Any, path: Path) -> dict[str, Any]:
         if type(data) is not dict:
@@ -302,6 +319,8 @@ def _codec(annotation: Any) -> _Codec:
             return _optional(_codec(members[0] if len(members) == 1 else Union[members]))  # noqa: UP007
         if all(isinstance(m, type) and issubclass(m, Message) for m in members):
             return _message_codec(members)
+        if len(members) == 2 and members[0] is str:
+            return _text_or_array(_codec(members[1]))
     if origin is tuple and len(arguments) == 2 and arguments[1] is Ellipsis:
         return _array(_codec(arguments[0]))
     if origin is Literal:

@@ -8,17 +8,19 @@ from types import MappingProxyType
 from typing import Any, Final, Generic, TypeVar
 
 from llmbridge._errors import InvalidMessageError
+from llmbridge._messages._documents import AudioMessage, DocumentMessage
 from llmbridge._messages._image import ImageDetail, ImageMessage
 from llmbridge._messages._provider_data import (
     NO_PROVIDER_DATA,
     ProviderData,
     freeze_provider_data,
 )
+from llmbridge._messages._text import FinishReason, TextMessage
+from llmbridge._messages._tool_call import ToolCall, joined_results
 from llmbridge._messages._values import (
     Message,
     Reasoning,
     Role,
-    ToolCall,
     Usage,
     as_role,
     reasoning_tuple,
@@ -27,6 +29,8 @@ from llmbridge._messages._values import (
 
 __all__ = [
     "UPDATE_TYPES",
+    "AudioMessage",
+    "DocumentMessage",
     "FinishReason",
     "ImageDetail",
     "ImageMessage",
@@ -47,73 +51,22 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-FinishReason = str
-"""One of ``stop``, ``length``, ``tool_calls``, ``content_filter``, ``refusal``, ``pause``, or
-the provider's raw string for anything else."""
-
-
-@dataclass(frozen=True, slots=True, init=False)
-class TextMessage(Message):
-    """A text message; ``reasoning``, ``usage``, ``finish_reason`` and ``raw`` are set on replies.
-
-    ``raw`` (the provider's response object) takes no part in equality or serialization.
-    ``provider_data`` (provider tag -> JSON-compatible mapping, frozen at every level) does;
-    only the connector of that tag reads its entry. Raises ``InvalidMessageError`` for content
-    that is not a ``str`` and for ``provider_data`` that is not JSON-compatible.
-    """
-
-    role: Role
-    content: str
-    from_: str | None
-    reasoning: tuple[Reasoning, ...]
-    usage: Usage | None
-    finish_reason: FinishReason | None
-    provider_data: ProviderData
-    raw: Any = field(compare=False, repr=False)
-
-    def __init__(
-        self,
-        role: Role | str,
-        content: str,
-        from_: str | None = None,
-        *,
-        reasoning: Sequence[Reasoning] = (),
-        usage: Usage | None = None,
-        finish_reason: FinishReason | None = None,
-        provider_data: ProviderData = NO_PROVIDER_DATA,
-        raw: Any = None,
-    ) -> None:
-        if not isinstance(content, str):
-            raise InvalidMessageError(
-                f"content must be a str, got {type(content).__name__}", field="content"
-            )
-        set_field(self, "role", as_role(role))
-        set_field(self, "content", content)
-        set_field(self, "from_", from_)
-        set_field(self, "reasoning", reasoning_tuple(reasoning))
-        set_field(self, "usage", usage)
-        set_field(self, "finish_reason", finish_reason)
-        if provider_data is not NO_PROVIDER_DATA:  # the default skips a call: a message per delta
-            provider_data = freeze_provider_data(provider_data)
-        set_field(self, "provider_data", provider_data)
-        set_field(self, "raw", raw)
-
-    def get_content(self) -> str | None:
-        return self.content
+_MULTIMODAL_ITEMS: Final = (TextMessage, ImageMessage, DocumentMessage, AudioMessage)
 
 
 @dataclass(frozen=True, slots=True, init=False)
 class MultiModalMessage(Message):
-    """Text and images in one message; ``content`` is a non-empty sequence, in order."""
+    """Text, images, documents and audio in one message; ``content`` is a non-empty sequence,
+    in order. Raises ``InvalidMessageError`` for an empty one and for any other item."""
 
     role: Role
-    content: tuple[TextMessage | ImageMessage, ...]
+    content: tuple[TextMessage | ImageMessage | DocumentMessage | AudioMessage, ...]
     from_: str | None
 
     def __init__(
         self,
         role: Role | str,
-        content: Sequence[TextMessage | ImageMessage],
+        content: Sequence[TextMessage | ImageMessage | DocumentMessage | AudioMessage],
         from_: str | None = None,
     ) -> None:
         if isinstance(content, str | bytes):
@@ -122,10 +75,10 @@ class MultiModalMessage(Message):
         if not items:
             raise InvalidMessageError("content must not be empty", field="content")
         for position, item in enumerate(items):
-            if not isinstance(item, TextMessage | ImageMessage):
+            if not isinstance(item, _MULTIMODAL_ITEMS):
                 raise InvalidMessageError(
-                    f"item {position} is a {type(item).__name__}; only TextMessage and "
-                    "ImageMessage are allowed",
+                    f"item {position} is a {type(item).__name__}; only TextMessage, "
+                    "ImageMessage, DocumentMessage and AudioMessage are allowed",
                     field=f"content[{position}]",
                 )
         set_field(self, "role", as_role(role))
@@ -190,14 +143,13 @@ class ToolCallMessage(Message):
         return list(self.tool_calls)
 
 
-def _join_results(tool_calls: Sequence[ToolCall]) -> str | None:
-    results = [call.result for call in tool_calls if call.result is not None]
-    return "\n".join(results) if results else None
-
-
 @dataclass(frozen=True, slots=True, init=False)
 class ToolCallResultMessage(Message):
-    """The results of tool calls: each ``ToolCall`` carries its ``result`` (and ``is_error``)."""
+    """The results of tool calls: each ``ToolCall`` carries its ``result`` (and ``is_error``).
+
+    ``get_content()`` joins the results' texts with ``"\n"`` (of a parts result, its text
+    parts); ``None`` when there is none.
+    """
 
     tool_calls: tuple[ToolCall, ...]
     from_: str | None
@@ -207,7 +159,7 @@ class ToolCallResultMessage(Message):
         set_field(self, "from_", from_)
 
     def get_content(self) -> str | None:
-        return _join_results(self.tool_calls)
+        return joined_results(self.tool_calls)
 
 
 @dataclass(frozen=True, slots=True)

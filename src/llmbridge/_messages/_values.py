@@ -1,13 +1,11 @@
-"""What neutral messages are made of: ``Role``, ``Reasoning``, ``Usage``, ``ToolCall``, and the
+"""What neutral messages are made of: ``Role``, ``Reasoning``, ``Usage``, and the
 ``Message`` base class (with the construction helpers the message types share)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Final
-
-import pydantic_core
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages._provider_data import (
@@ -16,11 +14,13 @@ from llmbridge._messages._provider_data import (
     freeze_provider_data,
 )
 
+if TYPE_CHECKING:  # the annotation of get_tool_calls only (ToolCall's module imports this one)
+    from llmbridge._messages._tool_call import ToolCall
+
 __all__ = [
     "Message",
     "Reasoning",
     "Role",
-    "ToolCall",
     "Usage",
     "as_role",
     "reasoning_tuple",
@@ -99,57 +99,6 @@ class Usage:
     def total_tokens(self) -> int:
         """``input_tokens + output_tokens``."""
         return self.input_tokens + self.output_tokens
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCall:
-    """One function call requested by a model, and (on result messages) its result.
-
-    ``function_arguments`` is the JSON text the model produced, kept verbatim even when invalid.
-    Arguments or a result given as something other than text (a dict, a list, a number) are
-    JSON-serialized, as ``FunctionCallMiddleware`` serializes results. ``provider_data``
-    (provider tag -> JSON-compatible mapping, frozen) is read only by the connector of that tag.
-    Raises ``InvalidMessageError`` for a value that cannot be serialized, for a ``function_name``
-    that is not a ``str`` and for ``provider_data`` that is not JSON-compatible.
-    """
-
-    function_name: str
-    function_arguments: str
-    tool_call_id: str | None = field(default=None, kw_only=True)
-    result: str | None = field(default=None, kw_only=True)
-    is_error: bool = field(default=False, kw_only=True)
-    provider_data: ProviderData = field(default=NO_PROVIDER_DATA, kw_only=True)
-
-    def __post_init__(self) -> None:
-        # Text is the normal case and costs two type checks; anything else is a caller's
-        # mistake (a dict result, parsed arguments) repaired once here, not in every provider.
-        if type(self.function_arguments) is not str or (
-            self.result is not None and type(self.result) is not str
-        ):
-            arguments = _as_text(self.function_arguments, "function_arguments")
-            set_field(self, "function_arguments", arguments)
-            if self.result is not None:
-                set_field(self, "result", _as_text(self.result, "result"))
-        if not isinstance(self.function_name, str):
-            raise InvalidMessageError(
-                f"function_name must be a str, got {type(self.function_name).__name__}",
-                field="function_name",
-            )
-        if self.provider_data is not NO_PROVIDER_DATA:
-            set_field(self, "provider_data", freeze_provider_data(self.provider_data))
-
-
-def _as_text(value: object, field_name: str) -> str:
-    """``value`` as text: a ``str`` as is, anything else JSON-serialized (as tool results are)."""
-    if isinstance(value, str):
-        return str(value)
-    try:
-        return pydantic_core.to_json(value).decode()
-    except pydantic_core.PydanticSerializationError as exc:
-        raise InvalidMessageError(
-            f"{field_name} must be text or JSON-serializable, got {type(value).__name__} ({exc})",
-            field=field_name,
-        ) from None
 
 
 class Message:

@@ -30,6 +30,7 @@ from llmbridge._messages import (
     ToolCallMessage,
     ToolCallMessageUpdate,
     ToolCallResultMessage,
+    describe_result,
 )
 from llmbridge._tracing._attributes import reply_message
 
@@ -120,7 +121,11 @@ def _entries(message: Message) -> list[Entry]:
             return [*_entries(calls), *_entries(results)]
         case ToolCallResultMessage(tool_calls=calls):
             parts = [
-                {"type": "tool_call_response", "id": call.tool_call_id, "response": call.result}
+                {
+                    "type": "tool_call_response",
+                    "id": call.tool_call_id,
+                    "response": describe_result(call.result),
+                }
                 for call in calls
                 if call.result is not None
             ]

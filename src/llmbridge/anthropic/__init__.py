@@ -18,9 +18,9 @@ except ImportError as exc:
 
 from llmbridge.anthropic._agent import AnthropicChatAgent
 from llmbridge.anthropic._connector import AnthropicMessageConnector
-from llmbridge.anthropic._convert import MAX_IMAGE_BYTES
 from llmbridge.anthropic._errors import map_error
 from llmbridge.anthropic._import import from_anthropic_messages
+from llmbridge.anthropic._media import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES
 from llmbridge.anthropic._request import AnthropicRequest, to_anthropic
 from llmbridge.anthropic._response import from_anthropic
 from llmbridge.anthropic._stream import AnthropicStreamAggregator
@@ -32,6 +32,7 @@ from llmbridge.anthropic._wing import (
 )
 
 __all__ = [
+    "MAX_DOCUMENT_BYTES",
     "MAX_IMAGE_BYTES",
     "AnthropicChatAgent",
     "AnthropicMessageConnector",

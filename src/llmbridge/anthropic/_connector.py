@@ -20,8 +20,8 @@ from anthropic.types import (
 )
 
 from llmbridge import Message, ProviderAPIError
-from llmbridge.anthropic._convert import MAX_IMAGE_BYTES
 from llmbridge.anthropic._errors import PROVIDER, map_error
+from llmbridge.anthropic._media import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES
 from llmbridge.anthropic._request import NamePolicy, check_name_policy, convert_each, to_anthropic
 from llmbridge.anthropic._response import from_anthropic
 from llmbridge.anthropic._stream import AnthropicStreamAggregator
@@ -47,9 +47,10 @@ class AnthropicMessageConnector(MessageConnector):
     system message); ``process_incoming_messages`` converts message by message
     (``convert_each``: no merging, no pairing step). Replies go through ``from_anthropic`` and
     streams through ``AnthropicStreamAggregator``. ``strict_mode``, ``name_policy``
-    (``"drop"`` or ``"prefix"``) and ``max_image_bytes`` (the base64 text of one image; ``None``:
-    no limit) are those of ``to_anthropic``. A stream that fails after it started, or ends
-    before its stop reason (even before any event), raises ``StreamInterruptedError`` whose
+    (``"drop"`` or ``"prefix"``), ``max_image_bytes`` and ``max_document_bytes`` (the base64
+    text of one image, of one document; ``None``: no limit) are those of ``to_anthropic``. A
+    stream that fails after it started, or ends before its stop reason (even before any
+    event), raises ``StreamInterruptedError`` whose
     ``partial`` holds what had arrived. Replies that are not Anthropic responses are returned
     unchanged (strict mode: ``UnsupportedMessageError``). Raises ``ValueError`` for an unknown
     ``name_policy``.
@@ -63,16 +64,19 @@ class AnthropicMessageConnector(MessageConnector):
         name_policy: NamePolicy = "drop",
         *,
         max_image_bytes: int | None = MAX_IMAGE_BYTES,
+        max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
     ) -> None:
         check_name_policy(name_policy)
         super().__init__(strict_mode)
         self.name_policy: NamePolicy = name_policy
         self.max_image_bytes = max_image_bytes
+        self.max_document_bytes = max_document_bytes
 
     def __repr__(self) -> str:
         return (
             f"AnthropicMessageConnector(strict_mode={self.strict_mode!r}, "
-            f"name_policy={self.name_policy!r}, max_image_bytes={self.max_image_bytes!r})"
+            f"name_policy={self.name_policy!r}, max_image_bytes={self.max_image_bytes!r}, "
+            f"max_document_bytes={self.max_document_bytes!r})"
         )
 
     def convert_request(
@@ -87,6 +91,7 @@ class AnthropicMessageConnector(MessageConnector):
                 strict_mode=self.strict_mode,
                 name_policy=self.name_policy,
                 max_image_bytes=self.max_image_bytes,
+                max_document_bytes=self.max_document_bytes,
             )
         return to_anthropic(
             messages,
@@ -94,6 +99,7 @@ class AnthropicMessageConnector(MessageConnector):
             strict_mode=self.strict_mode,
             name_policy=self.name_policy,
             max_image_bytes=self.max_image_bytes,
+            max_document_bytes=self.max_document_bytes,
         )
 
     def convert_reply(self, reply: Message, *, agent_name: str) -> Message:

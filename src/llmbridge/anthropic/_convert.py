@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -28,19 +30,18 @@ from llmbridge import (
 )
 from llmbridge.anthropic._arguments import parse_arguments
 from llmbridge.anthropic._errors import PROVIDER
+from llmbridge.anthropic._media import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, media_block
 from llmbridge.anthropic._merge import Block, Sink
 from llmbridge.kit import (
     SUPPORTED_IMAGE_TYPES,
-    WEB_URL_SCHEMES,
     CutOffCalls,
     NoteRecorder,
-    check_image,
+    ToolResult,
+    ToolResultPart,
     check_text,
-    omitted_detail,
     sanitize_identifier,
     tool_call_id_or_fallback,
     unsupported_envelope,
-    unsupported_image_url,
 )
 
 __all__ = [
@@ -52,12 +53,15 @@ __all__ = [
 ]
 
 ALLOWED_MEDIA_TYPES: Final = SUPPORTED_IMAGE_TYPES
-MAX_IMAGE_BYTES: Final = 5 * 1024 * 1024
-"""Default ``max_image_bytes``: Anthropic refuses an image whose base64 text exceeds 5 MB."""
 MAX_TOOL_NAME_LENGTH: Final = 128
 ENVELOPE_ROLES: Final = frozenset({"user", "assistant", "system"})
 """The roles of the provider messages passed through in envelopes (``system`` is lifted)."""
 _TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,128}")
+_ARTICLED: Final = {
+    ImageMessage: "an ImageMessage",
+    DocumentMessage: "a DocumentMessage",
+    AudioMessage: "an AudioMessage",
+}
 _EMPTY_ERROR_TEXT: Final = "The tool failed without output."
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
@@ -69,7 +73,15 @@ class Converter:
     breaks a rule, and records notes (raising in strict mode when they are lossy).
     """
 
-    __slots__ = ("agent_name", "cut", "max_image_bytes", "prefix", "recorder", "sink")
+    __slots__ = (
+        "agent_name",
+        "cut",
+        "max_document_bytes",
+        "max_image_bytes",
+        "prefix",
+        "recorder",
+        "sink",
+    )
 
     def __init__(
         self,
@@ -78,12 +90,14 @@ class Converter:
         name_policy: str,
         sink: Sink,
         max_image_bytes: int | None = MAX_IMAGE_BYTES,
+        max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
     ) -> None:
         self.agent_name = agent_name
         self.recorder = recorder
         self.prefix = name_policy == "prefix"
         self.sink = sink
         self.max_image_bytes = max_image_bytes
+        self.max_document_bytes = max_document_bytes
         self.cut = CutOffCalls()
 
     def convert(self, message: Message, index: int) -> None:
@@ -99,8 +113,8 @@ class Converter:
                 self.tool_results(message, index)
             case ToolCallAggregateMessage():
                 self.aggregate(message, index)
-            case ImageMessage():
-                self.image(message, index)
+            case ImageMessage() | DocumentMessage() | AudioMessage():
+                self.media(message, index)
             case MultiModalMessage():
                 self.multimodal(message, index)
             case MessageEnvelope():
@@ -172,32 +186,41 @@ class Converter:
         )
         return cleaned
 
-    def _image_block(self, image: ImageMessage, index: int, field_prefix: str = "") -> Block | None:
-        unsupported = unsupported_image_url(
-            image, schemes=WEB_URL_SCHEMES, provider="Anthropic", field_prefix=field_prefix
-        )
-        if unsupported is not None:  # a gs:// URL: dropped, strict mode raises
-            self.recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
-            return None
-        omitted = omitted_detail(image, provider="Anthropic", field_prefix=field_prefix)
-        if omitted is not None:
-            self.recorder.record(index, "omitted", omitted)
-        if image.url is not None:
-            return {"type": "image", "source": {"type": "url", "url": image.url}}
-        check_image(
-            image,
-            max_bytes=self.max_image_bytes,
-            provider="Anthropic",
+    def _media_block(
+        self, item: ImageMessage | DocumentMessage | AudioMessage, index: int, field_prefix: str
+    ) -> Block | None:
+        return media_block(
+            item,
+            recorder=self.recorder,
+            max_image_bytes=self.max_image_bytes,
+            max_document_bytes=self.max_document_bytes,
             index=index,
             field_prefix=field_prefix,
         )
-        source = {"type": "base64", "media_type": image.media_type, "data": image.base64_data}
-        return {"type": "image", "source": source}
+
+    def _part_blocks(
+        self, result: tuple[ToolResultPart, ...], field: str, index: int
+    ) -> list[Block]:
+        """The blocks of a parts result, in order (empty text and unsendable media left out)."""
+        blocks: list[Block] = []
+        for number, part in enumerate(result):
+            if isinstance(part, TextMessage):
+                block = self._text_block(part.content, index, f"{field}[{number}]")
+            else:
+                block = self._media_block(part, index, f"{field}[{number}].")
+            if block is not None:
+                blocks.append(block)
+        return blocks
 
     def _not_from_self(self, message: Message, index: int, what: str) -> None:
         if message.from_ == self.agent_name:
+            produced = (
+                "images"
+                if isinstance(message, ImageMessage | MultiModalMessage)
+                else ("documents or audio")
+            )
             raise InvalidMessageError(
-                f"{what} cannot come from the agent itself (models do not produce images)",
+                f"{what} cannot come from the agent itself (models do not produce {produced})",
                 index=index,
                 field="from_",
             )
@@ -246,10 +269,12 @@ class Converter:
             blocks = self._sender(blocks, from_, index)
         self.sink.add_system(blocks, index)
 
-    def image(self, message: ImageMessage, index: int) -> None:
-        """A user image block (base64 or URL source); from self: ``InvalidMessageError``."""
-        self._not_from_self(message, index, "an ImageMessage")
-        block = self._image_block(message, index)
+    def media(self, message: ImageMessage | DocumentMessage | AudioMessage, index: int) -> None:
+        """A user image or document block (audio is not supported); from self:
+        ``InvalidMessageError``."""
+        what = next(name for kind, name in _ARTICLED.items() if isinstance(message, kind))
+        self._not_from_self(message, index, what)
+        block = self._media_block(message, index, "")
         if block is None:
             return
         blocks = [block]
@@ -262,10 +287,10 @@ class Converter:
         self._not_from_self(message, index, "a MultiModalMessage")
         blocks: list[Block] = []
         for position, item in enumerate(message.content):
-            if isinstance(item, ImageMessage):
-                block = self._image_block(item, index, f"content[{position}].")
-            else:
+            if isinstance(item, TextMessage):
                 block = self._text_block(item.content, index, f"content[{position}]")
+            else:
+                block = self._media_block(item, index, f"content[{position}].")
             if block is not None:
                 blocks.append(block)
         if not blocks:
@@ -312,36 +337,49 @@ class Converter:
             self._empty(index)
 
     def tool_results(self, message: ToolCallResultMessage, index: int) -> None:
-        """A user turn of ``tool_result`` blocks for the calls whose result is not ``None``."""
+        """A user turn of ``tool_result`` blocks for the calls whose result is not ``None``;
+        a parts result becomes content blocks (text, image, document)."""
         blocks: list[Block] = []
         for position, call in enumerate(message.tool_calls):
-            result = call.result
-            if result is None:
+            if call.result is None:
                 continue
             tool_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            if not result.isascii():
-                check_text(result, index=index, field=f"tool_calls[{position}].result")
-            if self.cut.arguments:
-                result = self.cut.result(tool_id, result)
+            content = self._result_content(call.result, tool_id, position, index)
             block: Block = {"type": "tool_result", "tool_use_id": tool_id}
             if call.is_error:
                 block["is_error"] = True
-                if not result or result.isspace():
+                if not content or (isinstance(content, str) and content.isspace()):
                     # The API refuses an error result without content.
-                    result = _EMPTY_ERROR_TEXT
+                    content = _EMPTY_ERROR_TEXT
                     self.recorder.record(
                         index, "repaired", f"empty error result {position} given a short text"
                     )
-                block["content"] = result
-            elif result and not result.isspace():
-                block["content"] = result
+                block["content"] = content
+            elif content and not (isinstance(content, str) and content.isspace()):
+                block["content"] = content
             blocks.append(block)
         if blocks:  # results that are all None carry nothing: no turn, nothing lost
             self.sink.add("user", blocks, index)
 
+    def _result_content(
+        self, result: ToolResult, tool_id: str, position: int, index: int
+    ) -> str | list[Block]:
+        """A result as ``tool_result`` content: its text, or the blocks of its parts; the cut
+        arguments of the call it answers go after it."""
+        field = f"tool_calls[{position}].result"
+        if isinstance(result, str):
+            if not result.isascii():
+                check_text(result, index=index, field=field)
+            return self.cut.result(tool_id, result) if self.cut.arguments else result
+        blocks = self._part_blocks(result, field, index)
+        cut = self.cut.result(tool_id, "") if self.cut.arguments else ""
+        if cut:
+            blocks.append({"type": "text", "text": cut})
+        return blocks
+
     def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
         """Self or no sender: the call turn then the result turn; another agent: the results as
-        user text (name policy)."""
+        user text and media blocks (name policy)."""
         from_ = message.from_
         if from_ is None or from_ == self.agent_name:
             self.tool_calls(message.tool_call_message, index)
@@ -349,10 +387,13 @@ class Converter:
             return
         blocks: list[Block] = []
         for position, call in enumerate(message.tool_call_result_message.tool_calls):
-            if call.result is not None:
-                block = self._text_block(call.result, index, f"tool_calls[{position}].result")
+            field = f"tool_calls[{position}].result"
+            if isinstance(call.result, str):
+                block = self._text_block(call.result, index, field)
                 if block is not None:
                     blocks.append(block)
+            elif call.result is not None:
+                blocks.extend(self._part_blocks(call.result, field, index))
         if blocks:
             self.sink.add("user", self._sender(blocks, from_, index), index)
         else:

@@ -8,12 +8,15 @@ request dicts; the input is not mutated.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from llmbridge import (
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -26,6 +29,7 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
+from llmbridge.kit import ToolResult, ToolResultPart
 
 __all__ = ["from_anthropic_messages"]
 
@@ -35,16 +39,18 @@ _PROVIDER: Final = "anthropic"
 _KEYS: Final[Mapping[str, frozenset[str]]] = {
     "text": frozenset({"type", "text"}),
     "image": frozenset({"type", "source"}),
+    "document": frozenset({"type", "source", "title"}),
     "tool_use": frozenset({"type", "id", "name", "input"}),
     "tool_result": frozenset({"type", "tool_use_id", "content", "is_error"}),
     "thinking": frozenset({"type", "thinking", "signature"}),
     "redacted_thinking": frozenset({"type", "data"}),
 }
 _TURN_KINDS: Final[Mapping[str, frozenset[str]]] = {
-    "user": frozenset({"text", "image", "tool_result"}),
+    "user": frozenset({"text", "image", "document", "tool_result"}),
     "assistant": frozenset({"text", "tool_use", "thinking", "redacted_thinking"}),
 }
 _THINKING: Final = frozenset({"thinking", "redacted_thinking"})
+_RESULT_KINDS: Final = frozenset({"text", "image", "document"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +83,40 @@ def _image(block: Block) -> ImageMessage | _Unknown:
     return _Unknown("source", f"unknown image source {kind!r}")
 
 
+def _document(block: Block) -> DocumentMessage | _Unknown:
+    source = block["source"]
+    kind = source.get("type") if isinstance(source, Mapping) else None
+    data = source.get("data") if isinstance(source, Mapping) else None
+    title = block.get("title")
+    filename = title if isinstance(title, str) and title.strip() else None
+    if title is not None and filename is None:
+        return _Unknown("title", "a document title must be a non-empty string")
+    if kind == "url" and isinstance(source.get("url"), str):
+        return DocumentMessage(Role.USER, source["url"], filename=filename)
+    if kind == "base64" and isinstance(data, str) and source.get("media_type") == "application/pdf":
+        try:
+            pdf = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            return _Unknown("source", "undecodable base64 document data")
+        if pdf:
+            return DocumentMessage(
+                Role.USER, data=pdf, media_type="application/pdf", filename=filename
+            )
+    if (
+        kind == "text"
+        and isinstance(data, str)
+        and data
+        and source.get("media_type") == "text/plain"
+    ):
+        text = data.encode("utf-8", "surrogatepass")
+        return DocumentMessage(Role.USER, data=text, media_type="text/plain", filename=filename)
+    return _Unknown("source", f"unknown document source {kind!r}")
+
+
+def _media(block: Block) -> ImageMessage | DocumentMessage | _Unknown:
+    return _document(block) if block["type"] == "document" else _image(block)
+
+
 def _reasoning(block: Block) -> Reasoning:
     if block["type"] == "redacted_thinking":
         return Reasoning("", redacted_data=block["data"], provider=_PROVIDER)
@@ -84,18 +124,36 @@ def _reasoning(block: Block) -> Reasoning:
 
 
 def _user_content(blocks: Sequence[Block]) -> Message | _Unknown:
-    items: list[TextMessage | ImageMessage] = []
+    items: list[TextMessage | ImageMessage | DocumentMessage] = []
     for block in blocks:
         if block["type"] == "text":
             items.append(TextMessage(Role.USER, block["text"]))
             continue
-        image = _image(block)
-        if isinstance(image, _Unknown):
-            return image
-        items.append(image)
+        media = _media(block)
+        if isinstance(media, _Unknown):
+            return media
+        items.append(media)
     if len(items) == 1:
         return items[0]
     return MultiModalMessage(Role.USER, items)
+
+
+def _result(content: Any) -> ToolResult | _Unknown:
+    """A ``tool_result``'s content as a result: its text, or parts for a list of blocks."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list) or not content:
+        return _Unknown("content", "tool_result content must be text or a list of blocks")
+    parts: list[ToolResultPart] = []
+    for position, block in enumerate(content):
+        kind = block.get("type") if isinstance(block, Mapping) else None
+        if kind not in _RESULT_KINDS or not _KEYS[kind].issuperset(block):
+            return _Unknown(f"content[{position}]", f"unknown tool_result block {kind!r}")
+        part = TextMessage(Role.TOOL, block["text"]) if kind == "text" else _media(block)
+        if isinstance(part, _Unknown):
+            return part
+        parts.append(part)
+    return tuple(parts)
 
 
 class _Importer:
@@ -113,9 +171,11 @@ class _Importer:
         results: list[ToolCall] = []
         for block in blocks:
             call = self.calls.get(block["tool_use_id"])
-            content = block.get("content", "")
-            if call is None or not isinstance(content, str):
+            if call is None:
                 return _Unknown("tool_use_id", "a tool_result must answer an earlier tool_use")
+            content = _result(block.get("content", ""))
+            if isinstance(content, _Unknown):
+                return content
             results.append(
                 ToolCall(
                     call.function_name,
@@ -244,8 +304,10 @@ def from_anthropic_messages(
     assistant turns are ``from_=agent_name`` (thinking kept with its signature as
     ``Reasoning(provider="anthropic")``; text followed by ``tool_use`` blocks is one
     ``ToolCallMessage``); user ``tool_result`` blocks become a ``ToolCallResultMessage`` with
-    the names and arguments of the calls they answer; other user blocks become a
-    ``TextMessage``, an ``ImageMessage`` (base64 sources as bytes) or a ``MultiModalMessage``.
+    the names and arguments of the calls they answer (content blocks as a parts result); other
+    user blocks become a ``TextMessage``, an ``ImageMessage`` (base64 sources as bytes), a
+    ``DocumentMessage`` (``title`` as its ``filename``; a text source as ``text/plain``
+    bytes) or a ``MultiModalMessage``.
     A message that cannot be mapped (an unknown block type or key, a result answering no
     earlier call) becomes ``MessageEnvelope(message)``; with ``strict_mode`` it raises
     ``InvalidMessageError`` naming its index (``None`` and field ``system[i]`` for a system

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from llmbridge import ConversionNote, InvalidMessageError, Message
-from llmbridge.anthropic._convert import ENVELOPE_ROLES, MAX_IMAGE_BYTES, Converter
+from llmbridge.anthropic._convert import ENVELOPE_ROLES, Converter
+from llmbridge.anthropic._media import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES
 from llmbridge.anthropic._merge import Block, PayloadSink, TurnSink
 from llmbridge.kit import (
     NoteRecorder,
@@ -113,12 +114,15 @@ def build_request(
     name_policy: str = "drop",
     check_pairing: bool = True,
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
+    max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
 ) -> AnthropicRequest:
     """The work of ``to_anthropic`` (kept apart so tests can watch every payload it builds)."""
     check_name_policy(name_policy)
     recorder = NoteRecorder(strict_mode)
     sink = TurnSink(recorder, _system_blocks(system, recorder))
-    converter = Converter(agent_name, recorder, name_policy, sink, max_image_bytes)
+    converter = Converter(
+        agent_name, recorder, name_policy, sink, max_image_bytes, max_document_bytes
+    )
     prepared = prepare_conversation(
         messages,
         agent_name=agent_name,
@@ -158,6 +162,7 @@ def to_anthropic(
     name_policy: NamePolicy = "drop",
     check_pairing: bool = True,
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
+    max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
 ) -> AnthropicRequest:
     """Convert a neutral conversation into an Anthropic Messages request.
 
@@ -167,7 +172,11 @@ def to_anthropic(
     thinking (assistant) first; empty text is dropped; system text after a turn moves to the
     top-level ``system`` (a ``"repaired"`` note), and so does trailing whitespace of a final
     assistant text (a prefill); images are base64 (png, jpeg, gif or webp, base64 text at most
-    ``max_image_bytes`` long, ``None``: no limit) or URL sources (never downloaded); tool-call
+    ``max_image_bytes`` long, ``None``: no limit) or URL sources (never downloaded); PDFs are
+    ``document`` blocks with a base64 source (base64 text at most ``max_document_bytes`` long) or
+    an http(s) URL source, text, markdown and csv documents ``document`` blocks with a
+    ``text/plain`` text source; audio is not supported; a tool result of parts becomes
+    ``tool_result`` content blocks (text, image, document); tool-call
     arguments become ``input`` objects; real ids are kept and ids outside ``[a-zA-Z0-9_-]``
     rewritten in call and result; function names of history calls outside
     ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only Anthropic reasoning is sent
@@ -190,6 +199,7 @@ def to_anthropic(
         name_policy=name_policy,
         check_pairing=check_pairing,
         max_image_bytes=max_image_bytes,
+        max_document_bytes=max_document_bytes,
     )
 
 
@@ -200,6 +210,7 @@ def convert_each(
     strict_mode: bool = False,
     name_policy: str = "drop",
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
+    max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
 ) -> ProviderRequest:
     """Convert message by message (no merge, no pairing step; ids still mapped).
 
@@ -211,7 +222,9 @@ def convert_each(
     check_name_policy(name_policy)
     recorder = NoteRecorder(strict_mode)
     sink = PayloadSink()
-    converter = Converter(agent_name, recorder, name_policy, sink, max_image_bytes)
+    converter = Converter(
+        agent_name, recorder, name_policy, sink, max_image_bytes, max_document_bytes
+    )
     prepared = prepare_conversation(
         messages, agent_name=agent_name, check_pairing=False, tool_id_rule=ID_RULE
     )

@@ -18,6 +18,7 @@ from llmbridge._messages import (
     ToolCallMessage,
     ToolCallMessageUpdate,
     ToolCallResultMessage,
+    describe_result,
 )
 
 __all__ = ["LivePrinter", "describe", "request_json", "summary_lines", "write_request"]
@@ -28,7 +29,7 @@ _INDENT: Final = "   "
 def _call(call: ToolCall) -> str:
     line = f"{call.function_name}({call.function_arguments})"
     if call.result is not None:
-        line += f" -> {'error: ' if call.is_error else ''}{call.result}"
+        line += f" -> {'error: ' if call.is_error else ''}{describe_result(call.result)}"
     return line
 
 
@@ -165,7 +166,7 @@ def _details(reply: Message) -> str:
 
 def _tool_results(replies: Sequence[Message]) -> list[tuple[str, str | None, bool]]:
     return [
-        (call.function_name, call.result, call.is_error)
+        (call.function_name, describe_result(call.result), call.is_error)
         for reply in replies
         if isinstance(reply, ToolCallAggregateMessage)
         for call in reply.tool_call_result_message.tool_calls

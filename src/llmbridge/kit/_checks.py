@@ -1,4 +1,5 @@
-"""Neutral checks run before a request is sent: text, image payloads and the tool choice.
+"""Neutral checks run before a request is sent: text, image and document payloads, the tool
+choice.
 
 Both providers call these, so a bad image, a text no encoder can send or a ``tool_choice``
 naming no offered tool fails the same way, early, with an error naming what to fix, instead of
@@ -12,17 +13,20 @@ from collections.abc import Collection
 from typing import Any, Final
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import ImageMessage, MessageEnvelope
+from llmbridge._messages import DocumentMessage, ImageMessage, MessageEnvelope
 from llmbridge._messages._media import url_scheme
 
 __all__ = [
     "SUPPORTED_IMAGE_TYPES",
+    "TEXT_DOCUMENT_TYPES",
     "TOOL_CHOICE_MODES",
     "WEB_URL_SCHEMES",
     "base64_size",
+    "check_document",
     "check_image",
     "check_text",
     "checked_tool_choice",
+    "document_text",
     "omitted_detail",
     "unsupported_envelope",
     "unsupported_image_url",
@@ -33,6 +37,9 @@ WEB_URL_SCHEMES: Final = frozenset({"http", "https"})
 
 SUPPORTED_IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 """The media types both providers accept for images sent as bytes."""
+
+TEXT_DOCUMENT_TYPES: Final = frozenset({"text/plain", "text/markdown", "text/csv"})
+"""The text document types every provider is mapped for (as text, or a text source)."""
 
 TOOL_CHOICE_MODES: Final = frozenset({"auto", "none", "required"})
 """The ``tool_choice`` values that are modes; any other value names a function."""
@@ -100,6 +107,53 @@ def check_image(
                 index=index,
                 field=f"{field_prefix}data",
             )
+
+
+def check_document(
+    document: DocumentMessage,
+    *,
+    max_bytes: int | None,
+    provider: str,
+    index: int,
+    field_prefix: str = "",
+) -> None:
+    """Raise ``InvalidMessageError`` (field ``data``) when a document given as bytes is over the
+    limit of ``provider``: its base64 text longer than ``max_bytes`` (``None``: no limit).
+
+    URL documents are not checked (they are never downloaded). ``field_prefix`` and ``index``
+    locate the document as for ``check_image``.
+    """
+    data = document.data
+    if data is None or max_bytes is None:
+        return
+    size = base64_size(len(data))
+    if size > max_bytes:
+        raise InvalidMessageError(
+            f"the document is {size} bytes of base64, over the {max_bytes}-byte limit for "
+            f"{provider} (max_document_bytes); send a smaller document or split it",
+            index=index,
+            field=f"{field_prefix}data",
+        )
+
+
+def document_text(document: DocumentMessage, *, index: int, field_prefix: str = "") -> str:
+    """The text of a text document's bytes (UTF-8, a byte-order mark skipped).
+
+    Raises ``InvalidMessageError`` (field ``data``) for bytes that are not UTF-8 and for text
+    that ``check_text`` refuses. ``document`` must hold bytes.
+    """
+    assert document.data is not None
+    try:
+        text = document.data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidMessageError(
+            f"a {document.media_type} document must be UTF-8 text ({exc.reason} at byte "
+            f"{exc.start})",
+            index=index,
+            field=f"{field_prefix}data",
+        ) from None
+    check_text(text, index=index, field=f"{field_prefix}data")
+    return text
 
 
 def unsupported_image_url(

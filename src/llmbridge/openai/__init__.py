@@ -21,6 +21,7 @@ from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
 from llmbridge.openai._errors import map_error, map_openai_error
 from llmbridge.openai._import import from_openai_messages
 from llmbridge.openai._request import (
+    MAX_DOCUMENT_BYTES,
     MAX_IMAGE_BYTES,
     MAX_TOOL_CALL_ID_LENGTH,
     OpenAIRequest,
@@ -37,6 +38,7 @@ from llmbridge.openai._wing import (
 )
 
 __all__ = [
+    "MAX_DOCUMENT_BYTES",
     "MAX_IMAGE_BYTES",
     "MAX_TOOL_CALL_ID_LENGTH",
     "OpenAIChatAgent",

@@ -14,7 +14,12 @@ from openai.types.chat import ChatCompletionChunk
 from llmbridge import Message, ProviderAPIError
 from llmbridge.kit import MessageConnector
 from llmbridge.openai._errors import PROVIDER, map_error
-from llmbridge.openai._request import MAX_IMAGE_BYTES, OpenAIRequest, to_openai
+from llmbridge.openai._request import (
+    MAX_DOCUMENT_BYTES,
+    MAX_IMAGE_BYTES,
+    OpenAIRequest,
+    to_openai,
+)
 from llmbridge.openai._response import from_openai
 from llmbridge.openai._stream import OpenAIStreamAggregator
 
@@ -27,8 +32,9 @@ class OpenAIChatRequestMessageConnector(MessageConnector):
     Incoming neutral messages become envelopes of ``ChatCompletionMessageParam`` (the From/Role
     table; before a call the pairing step runs too); replies become neutral messages; streams
     yield live updates and end with one complete message. ``strict_mode`` raises instead of
-    dropping or renaming; ``max_image_bytes`` caps the base64 text of one image (``None``: no
-    limit). A stream that ends before its finish reason raises ``StreamInterruptedError``.
+    dropping or renaming; ``max_image_bytes`` caps the base64 text of one image and
+    ``max_document_bytes`` that of one document (``None``: no limit). A stream that ends before
+    its finish reason raises ``StreamInterruptedError``.
 
     Raises ``InvalidMessageError`` / ``UnsupportedMessageError`` for conversions, the
     ``ProviderResponseError`` family for replies, the agent's ``ProviderAPIError`` when a call
@@ -38,15 +44,21 @@ class OpenAIChatRequestMessageConnector(MessageConnector):
     provider: ClassVar[str] = PROVIDER
 
     def __init__(
-        self, strict_mode: bool = False, *, max_image_bytes: int | None = MAX_IMAGE_BYTES
+        self,
+        strict_mode: bool = False,
+        *,
+        max_image_bytes: int | None = MAX_IMAGE_BYTES,
+        max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
     ) -> None:
         super().__init__(strict_mode)
         self.max_image_bytes = max_image_bytes
+        self.max_document_bytes = max_document_bytes
 
     def __repr__(self) -> str:
         return (
             f"OpenAIChatRequestMessageConnector(strict_mode={self.strict_mode!r}, "
-            f"max_image_bytes={self.max_image_bytes!r})"
+            f"max_image_bytes={self.max_image_bytes!r}, "
+            f"max_document_bytes={self.max_document_bytes!r})"
         )
 
     def convert_request(
@@ -59,6 +71,7 @@ class OpenAIChatRequestMessageConnector(MessageConnector):
             strict_mode=self.strict_mode,
             check_pairing=check_pairing,
             max_image_bytes=self.max_image_bytes,
+            max_document_bytes=self.max_document_bytes,
         )
 
     def convert_reply(self, reply: Message, *, agent_name: str) -> Message:

@@ -1,8 +1,8 @@
 """One neutral message at a time -> OpenAI Chat Completions request messages (the From/Role table).
 
 ``convert_messages`` dispatches each message on its type (``match`` with class patterns) into a
-``Converter``, which holds the output, the neutral index of each output message and the notes;
-``_request.to_openai`` runs the tool-pairing step around it.
+``Converter`` (``_converter``), which holds the output, the neutral index of each output message
+and the notes; ``_request.to_openai`` runs the tool-pairing step around it.
 """
 
 from __future__ import annotations
@@ -14,18 +14,14 @@ from openai.types.chat import (
     ChatCompletionAssistantMessageParam,
     ChatCompletionContentPartParam,
     ChatCompletionMessageFunctionToolCallParam,
-    ChatCompletionMessageParam,
     ChatCompletionSystemMessageParam,
     ChatCompletionToolMessageParam,
-    ChatCompletionUserMessageParam,
-)
-from openai.types.chat.chat_completion_content_part_image_param import (
-    ChatCompletionContentPartImageParam,
-    ImageURL,
 )
 from openai.types.chat.chat_completion_message_function_tool_call_param import Function
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -39,132 +35,23 @@ from llmbridge import (
     UnsupportedMessageError,
 )
 from llmbridge.kit import (
-    NAME_PATTERN,
-    WEB_URL_SCHEMES,
-    CutOffCalls,
-    NoteRecorder,
-    check_image,
     check_text,
-    sanitize_identifier,
+    split_result,
     tool_call_id_or_fallback,
     unsupported_envelope,
-    unsupported_image_url,
 )
+from llmbridge.openai._converter import Converter, user_message
+from llmbridge.openai._media import MEDIA_PLACEHOLDER
 
 __all__ = ["ENVELOPE_ROLES", "Converter", "convert_messages"]
 
 ENVELOPE_ROLES: Final = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 """The roles of the request messages Chat Completions takes, passed through in envelopes."""
 
-_PROVIDER: Final = "OpenAI"
-
-_REASONING_OMITTED: Final = "reasoning is not sent to OpenAI Chat Completions"
+_CARRIED: Final[dict[type[Message], str]] = {DocumentMessage: "documents", AudioMessage: "audio"}
 _IS_ERROR_OMITTED: Final = (
     "is_error is not sent to OpenAI Chat Completions; the result text carries the error"
 )
-
-
-class Converter:
-    """The state of one conversion: output, the original index of each output, the notes."""
-
-    __slots__ = (
-        "agent_name",
-        "cut",
-        "indices",
-        "max_image_bytes",
-        "messages",
-        "names",
-        "recorder",
-    )
-
-    def __init__(self, agent_name: str, strict_mode: bool, max_image_bytes: int | None) -> None:
-        self.agent_name = agent_name
-        self.max_image_bytes = max_image_bytes
-        self.recorder = NoteRecorder(strict_mode=strict_mode)
-        self.cut = CutOffCalls()
-        self.messages: list[ChatCompletionMessageParam] = []
-        self.indices: list[int] = []
-        # A name repeats on most messages of a conversation: sanitize each one once.
-        self.names: dict[str, str] = {}
-
-    def _sanitized(self, text: str, index: int, field: str) -> str:
-        # Senders and function names repeat on most messages: check each distinct one once (a
-        # name that is no valid text raises the first time, so it never enters the cache).
-        cleaned = self.names.get(text)
-        if cleaned is None:
-            check_text(text, index=index, field=field)
-            cleaned = text if NAME_PATTERN.match(text) else sanitize_identifier(text)
-            self.names[text] = cleaned
-        return cleaned
-
-    def name(self, sender: str, index: int) -> str:
-        """The ``name`` field for ``sender``, sanitized to ``^[a-zA-Z0-9_-]{1,64}$`` (noted)."""
-        cleaned = self._sanitized(sender, index, "from_")
-        if cleaned != sender:
-            self.recorder.record(
-                index,
-                "renamed",
-                f"name {sender!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed {cleaned!r}",
-                field="from_",
-            )
-        return cleaned
-
-    def function_name(self, name: str, index: int, position: int) -> str:
-        """A history call's function name, sanitized to the pattern tools must match (noted)."""
-        field = f"tool_calls[{position}].function_name"
-        cleaned = self._sanitized(name, index, field)
-        if cleaned != name:
-            self.recorder.record(
-                index,
-                "renamed",
-                f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed "
-                f"{cleaned!r}",
-                field=field,
-            )
-        return cleaned
-
-    def image_part(
-        self, image: ImageMessage, index: int, field_prefix: str = ""
-    ) -> ChatCompletionContentPartImageParam | None:
-        """The ``image_url`` part of ``image``, after the neutral image checks.
-
-        ``None`` for a URL Chat Completions cannot fetch (``gs://``): dropped with a note,
-        strict mode raises ``UnsupportedMessageError``.
-        """
-        unsupported = unsupported_image_url(
-            image, schemes=WEB_URL_SCHEMES, provider=_PROVIDER, field_prefix=field_prefix
-        )
-        if unsupported is not None:
-            self.recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
-            return None
-        check_image(
-            image,
-            max_bytes=self.max_image_bytes,
-            provider=_PROVIDER,
-            index=index,
-            field_prefix=field_prefix,
-        )
-        return _image_part(image)
-
-    def omit_reasoning(self, index: int) -> None:
-        self.recorder.record(index, "omitted", _REASONING_OMITTED)
-
-
-def _user(
-    content: str | list[ChatCompletionContentPartParam], name: str | None
-) -> ChatCompletionUserMessageParam:
-    payload: ChatCompletionUserMessageParam = {"role": "user", "content": content}
-    if name is not None:
-        payload["name"] = name
-    return payload
-
-
-def _image_part(image: ImageMessage) -> ChatCompletionContentPartImageParam:
-    # data_url is cached on the message: the image is base64-encoded once, not per request.
-    image_url: ImageURL = {"url": image.data_url}
-    if image.detail is not None:
-        image_url["detail"] = image.detail
-    return {"type": "image_url", "image_url": image_url}
 
 
 def _convert_text(conv: Converter, message: TextMessage, index: int) -> None:
@@ -188,7 +75,7 @@ def _convert_text(conv: Converter, message: TextMessage, index: int) -> None:
         }
         conv.messages.append(assistant)
     elif sender is not None:
-        conv.messages.append(_user(message.content, conv.name(sender, index)))
+        conv.messages.append(user_message(message.content, conv.name(sender, index)))
     elif message.role == Role.USER:
         conv.messages.append({"role": "user", "content": message.content})
     elif message.role == Role.ASSISTANT:
@@ -202,25 +89,31 @@ def _convert_text(conv: Converter, message: TextMessage, index: int) -> None:
         )
 
 
-def _reject_self(conv: Converter, message: ImageMessage | MultiModalMessage, index: int) -> None:
+def _reject_self(conv: Converter, message: Message, index: int) -> None:
     if message.from_ == conv.agent_name:
         raise InvalidMessageError(
             f"{type(message).__name__} from the agent itself ({conv.agent_name!r}) cannot be "
-            "sent: OpenAI assistant messages carry no images",
+            f"sent: OpenAI assistant messages carry no {_carried(message)}",
             index=index,
             field="from_",
         )
+
+
+def _carried(message: Message) -> str:
+    return next((what for kind, what in _CARRIED.items() if isinstance(message, kind)), "images")
 
 
 def _sender_name(conv: Converter, message: Message, index: int) -> str | None:
     return None if message.from_ is None else conv.name(message.from_, index)
 
 
-def _convert_image(conv: Converter, message: ImageMessage, index: int) -> None:
+def _convert_media(
+    conv: Converter, message: ImageMessage | DocumentMessage | AudioMessage, index: int
+) -> None:
     _reject_self(conv, message, index)
-    part = conv.image_part(message, index)
+    part = conv.media_part(message, index)
     if part is not None:
-        conv.messages.append(_user([part], _sender_name(conv, message, index)))
+        conv.messages.append(user_message([part], _sender_name(conv, message, index)))
 
 
 def _convert_multimodal(conv: Converter, message: MultiModalMessage, index: int) -> None:
@@ -232,11 +125,11 @@ def _convert_multimodal(conv: Converter, message: MultiModalMessage, index: int)
                 check_text(item.content, index=index, field=f"content[{position}]")
             parts.append({"type": "text", "text": item.content})
         else:
-            part = conv.image_part(item, index, f"content[{position}].")
+            part = conv.media_part(item, index, f"content[{position}].")
             if part is not None:
                 parts.append(part)
-    if parts:  # else every part was an image URL it cannot send, each noted
-        conv.messages.append(_user(parts, _sender_name(conv, message, index)))
+    if parts:  # else every part was an item it cannot send, each noted
+        conv.messages.append(user_message(parts, _sender_name(conv, message, index)))
 
 
 def _check_call_texts(call_id: str, text: str, text_field: str, index: int, position: int) -> None:
@@ -290,15 +183,46 @@ def _emit_results(conv: Converter, message: ToolCallResultMessage, index: int) -
             error_omitted = True
         # The fallback counts positions in the original list, skipped calls included.
         call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-        if not (call_id.isascii() and call.result.isascii()):
-            _check_call_texts(call_id, call.result, "result", index, position)
-        content = conv.cut.result(call_id, call.result) if conv.cut.arguments else call.result
+        text, media = split_result(call.result)
+        if media:
+            text = _move_media(conv, call_id, media, text, index, position)
+        text = text or ""
+        if not (call_id.isascii() and text.isascii()):
+            _check_call_texts(call_id, text, "result", index, position)
+        content = conv.cut.result(call_id, text) if conv.cut.arguments else text
         tool: ChatCompletionToolMessageParam = {
             "role": "tool",
             "tool_call_id": call_id,
             "content": content,
         }
         conv.messages.append(tool)
+
+
+def _move_media(
+    conv: Converter,
+    call_id: str,
+    media: Sequence[ImageMessage | DocumentMessage],
+    text: str | None,
+    index: int,
+    position: int,
+) -> str | None:
+    """Keep a result's media for the user message after the batch; return the tool text."""
+    prefix = f"tool_calls[{position}].result"
+    parts = [
+        part
+        for number, item in enumerate(media)
+        if (part := conv.media_part(item, index, f"{prefix}[{number}].")) is not None
+    ]
+    if not parts:
+        return text
+    conv.batch.add(call_id, parts, index)
+    conv.recorder.record(
+        index,
+        "repaired",
+        f"the media of tool result {call_id!r} are sent in a user message after the tool "
+        "messages (tool messages take text only)",
+    )
+    return MEDIA_PLACEHOLDER if text is None else text
 
 
 def _is_own(conv: Converter, sender: str | None) -> bool:
@@ -324,11 +248,24 @@ def _convert_aggregate(conv: Converter, message: ToolCallAggregateMessage, index
     assert message.from_ is not None  # _is_own covers None
     name = conv.name(message.from_, index)
     for position, call in enumerate(message.tool_call_result_message.tool_calls):
-        result = call.result
-        if result is not None:
-            if not result.isascii():
-                check_text(result, index=index, field=f"tool_calls[{position}].result")
-            conv.messages.append(_user(result, name))
+        if call.result is None:
+            continue
+        result, media = split_result(call.result)
+        if result is not None and not result.isascii():
+            check_text(result, index=index, field=f"tool_calls[{position}].result")
+        if not media:
+            conv.messages.append(user_message(result or "", name))
+            continue
+        parts: list[ChatCompletionContentPartParam] = (
+            [] if result is None else [{"type": "text", "text": result}]
+        )
+        prefix = f"tool_calls[{position}].result"
+        for number, item in enumerate(media):
+            part = conv.media_part(item, index, f"{prefix}[{number}].")
+            if part is not None:
+                parts.append(part)
+        if parts:
+            conv.messages.append(user_message(parts, name))
 
 
 def _convert_envelope(conv: Converter, message: MessageEnvelope[Any], index: int) -> None:
@@ -350,6 +287,8 @@ def convert_messages(conv: Converter, messages: Sequence[Message], indices: Sequ
     out = conv.messages
     out_indices = conv.indices
     for message, index in zip(messages, indices, strict=True):
+        if conv.batch.parts and not _continues_batch(message):
+            conv.flush_media()
         # Class patterns: subclasses of the neutral types convert as their nearest base.
         match message:
             case TextMessage():
@@ -360,8 +299,8 @@ def convert_messages(conv: Converter, messages: Sequence[Message], indices: Sequ
                 _emit_results(conv, message, index)
             case ToolCallAggregateMessage():
                 _convert_aggregate(conv, message, index)
-            case ImageMessage():
-                _convert_image(conv, message, index)
+            case ImageMessage() | DocumentMessage() | AudioMessage():
+                _convert_media(conv, message, index)
             case MultiModalMessage():
                 _convert_multimodal(conv, message, index)
             case MessageEnvelope():
@@ -380,3 +319,15 @@ def convert_messages(conv: Converter, messages: Sequence[Message], indices: Sequ
             out_indices.append(index)
         elif added:
             out_indices.extend([index] * added)
+    conv.flush_media()
+
+
+def _continues_batch(message: Message) -> bool:
+    """Whether ``message`` adds tool messages to the batch before it (results, raw ones)."""
+    if isinstance(message, ToolCallResultMessage):
+        return True
+    return isinstance(message, MessageEnvelope) and _role_of(message.content) == "tool"
+
+
+def _role_of(payload: Any) -> object:
+    return payload.get("role") if isinstance(payload, dict) else None

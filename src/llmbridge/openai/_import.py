@@ -7,11 +7,15 @@ mutated.
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -27,6 +31,8 @@ from llmbridge import (
 __all__ = ["from_openai_messages"]
 
 _TEXT_ROLES: Final = {"system": Role.SYSTEM, "user": Role.USER, "assistant": Role.ASSISTANT}
+_AUDIO_TYPES: Final = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+_Media = ImageMessage | DocumentMessage | AudioMessage
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,21 +50,49 @@ def _image(part: Mapping[str, Any], from_: str | None) -> ImageMessage | _Unknow
     return ImageMessage(Role.USER, image_url["url"], from_, detail=image_url.get("detail"))
 
 
+def _file(part: Mapping[str, Any], from_: str | None) -> DocumentMessage | _Unknown:
+    file = part.get("file")
+    if not isinstance(file, Mapping) or not isinstance(file.get("file_data"), str):
+        return _Unknown("file", "a file part needs file.file_data (file ids have no neutral form)")
+    filename = file.get("filename")
+    if not (filename is None or isinstance(filename, str)) or set(file) - {"file_data", "filename"}:
+        return _Unknown("file", "a file part holds only file_data and a filename")
+    return DocumentMessage(Role.USER, file["file_data"], from_, filename=filename)
+
+
+def _audio(part: Mapping[str, Any], from_: str | None) -> AudioMessage | _Unknown:
+    audio = part.get("input_audio")
+    data = audio.get("data") if isinstance(audio, Mapping) else None
+    audio_format = audio.get("format") if isinstance(audio, Mapping) else None
+    media_type = _AUDIO_TYPES.get(audio_format) if isinstance(audio_format, str) else None
+    if not isinstance(data, str) or media_type is None:
+        return _Unknown("input_audio", "an input_audio part needs base64 data and a format")
+    try:
+        decoded = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return _Unknown("input_audio", "undecodable base64 audio data")
+    return AudioMessage(Role.USER, from_, data=decoded, media_type=media_type)
+
+
+_MEDIA_PARTS: Final = {"image_url": _image, "file": _file, "input_audio": _audio}
+
+
 def _user_parts(parts: Sequence[Any], from_: str | None) -> Message | _Unknown:
-    items: list[TextMessage | ImageMessage] = []
+    items: list[TextMessage | _Media] = []
     for position, part in enumerate(parts):
         kind = part.get("type") if isinstance(part, Mapping) else None
+        media = _MEDIA_PARTS.get(kind) if isinstance(kind, str) else None
         if kind == "text" and isinstance(part.get("text"), str):
             items.append(TextMessage(Role.USER, part["text"]))
-        elif kind == "image_url":
-            # The sender goes on the message, not on its items (unless the image is alone).
-            image = _image(part, from_ if len(parts) == 1 else None)
-            if isinstance(image, _Unknown):
-                return image
-            items.append(image)
+        elif media is not None:
+            # The sender goes on the message, not on its items (unless the item is alone).
+            item = media(part, from_ if len(parts) == 1 else None)
+            if isinstance(item, _Unknown):
+                return item
+            items.append(item)
         else:
             return _Unknown(f"content[{position}]", f"unknown content part type {kind!r}")
-    if len(items) == 1 and isinstance(items[0], ImageMessage):
+    if len(items) == 1 and not isinstance(items[0], TextMessage):
         return items[0]
     return MultiModalMessage(Role.USER, items, from_)
 
@@ -170,7 +204,10 @@ def from_openai_messages(
     ``from_=agent_name``; an assistant text without a name is ``TextMessage(Role.ASSISTANT,
     text)``; other ``name`` fields become ``from_``; consecutive tool messages become one
     ``ToolCallResultMessage`` with the names and arguments of the calls they answer; ``data:``
-    image URLs become image bytes. A message that cannot be mapped (an unknown role or part
+    image URLs become image bytes, ``file`` parts ``DocumentMessage``s (their ``filename``
+    kept), ``input_audio`` parts ``AudioMessage``s. Text is imported as it was sent: a text
+    document's part, the tool message of a media result and the user message that carries its
+    media stay text and a user message. A message that cannot be mapped (an unknown role or part
     type, a tool message answering no earlier call) becomes ``MessageEnvelope(message)``;
     with ``strict_mode`` it raises ``InvalidMessageError`` naming its index.
     ``to_openai(from_openai_messages(p), agent_name=...).messages == p`` for every payload

@@ -15,10 +15,13 @@ from openai.types.chat import ChatCompletionMessageParam
 
 from llmbridge import ConversionNote, InvalidMessageError, Message
 from llmbridge.kit import ProviderRequest, RawTurn, ToolIdRule, prepare_conversation
-from llmbridge.openai._convert import Converter, convert_messages
+from llmbridge.openai._convert import convert_messages
+from llmbridge.openai._converter import Converter
+from llmbridge.openai._media import MAX_DOCUMENT_BYTES
 
 __all__ = [
     "ID_RULE",
+    "MAX_DOCUMENT_BYTES",
     "MAX_IMAGE_BYTES",
     "MAX_TOOL_CALL_ID_LENGTH",
     "OpenAIRequest",
@@ -72,6 +75,7 @@ def to_openai(
     strict_mode: bool = False,
     check_pairing: bool = True,
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
+    max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
 ) -> OpenAIRequest:
     """Convert neutral messages to OpenAI Chat Completions request messages.
 
@@ -84,7 +88,12 @@ def to_openai(
     history calls outside ``^[a-zA-Z0-9_-]{1,64}$`` are sanitized (a ``"renamed"`` note).
     Images given as bytes must be png, jpeg, gif or webp, and their base64 text at most
     ``max_image_bytes`` long (``None``: no limit); URLs are never downloaded, and ``gs://`` ones
-    are not supported. Envelopes of request dicts pass through when their role is one of
+    are not supported. Documents and audio: PDF bytes become a ``file``
+    part (their base64 text at most ``max_document_bytes`` long), text documents a text part
+    (a ``"repaired"`` note), wav and mp3 audio an ``input_audio`` part, PDF URLs and other types
+    not supported; the media of tool results go in one user message after the batch's last
+    tool message, each after a text ``"[result of <id>]"`` (a ``"repaired"`` note). Envelopes of
+    request dicts pass through when their role is one of
     ``system``, ``developer``, ``user``, ``assistant``, ``tool``, ``function`` (else they are not
     supported). A call of a reply cut off at the token limit whose arguments are no JSON object
     is sent with ``"{}"``, its cut text after the result answering it (a ``"repaired"`` note).
@@ -94,7 +103,7 @@ def to_openai(
     and for a request left with no message (then ``.index`` is ``None``);
     ``UnsupportedMessageError`` for an unsupported type in strict mode.
     """
-    conv = Converter(agent_name, strict_mode, max_image_bytes)
+    conv = Converter(agent_name, strict_mode, max_image_bytes, max_document_bytes)
     prepared = prepare_conversation(
         messages,
         agent_name=agent_name,

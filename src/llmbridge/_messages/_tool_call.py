@@ -1,0 +1,170 @@
+"""``ToolCall``: one function call and its result (text, or text / image / document parts)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final, TypeAlias
+
+import pydantic_core
+
+from llmbridge._errors import InvalidMessageError
+from llmbridge._messages._documents import DocumentMessage
+from llmbridge._messages._image import ImageMessage
+from llmbridge._messages._provider_data import (
+    NO_PROVIDER_DATA,
+    ProviderData,
+    freeze_provider_data,
+)
+from llmbridge._messages._text import TextMessage
+from llmbridge._messages._values import set_field
+
+__all__ = [
+    "RESULT_PART_TYPES",
+    "MediaPart",
+    "ToolCall",
+    "ToolResult",
+    "ToolResultPart",
+    "describe_result",
+    "joined_results",
+    "result_text",
+    "split_result",
+]
+
+ToolResultPart: TypeAlias = TextMessage | ImageMessage | DocumentMessage
+"""One part of a tool result given as parts."""
+MediaPart: TypeAlias = ImageMessage | DocumentMessage
+"""The media parts of a tool result."""
+ToolResult: TypeAlias = str | tuple[ToolResultPart, ...]
+"""A tool result: text, or a non-empty tuple of parts."""
+RESULT_PART_TYPES: Final = (TextMessage, ImageMessage, DocumentMessage)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One function call requested by a model, and (on result messages) its result.
+
+    ``function_arguments`` is the JSON text the model produced, kept verbatim even when invalid.
+    ``result`` is text, or a non-empty sequence of ``TextMessage`` / ``ImageMessage`` /
+    ``DocumentMessage`` parts (stored as a tuple; a single part is taken as a one-part
+    sequence), or ``None``. Arguments or a result given as something else (a dict, a list of
+    values, a number) are JSON-serialized, as ``FunctionCallMiddleware`` serializes results.
+    ``provider_data`` (provider tag -> JSON-compatible mapping, frozen) is read only by the
+    connector of that tag. Raises ``InvalidMessageError`` for a value that cannot be serialized,
+    for an empty sequence or one mixing parts with other values (field ``result``), for a
+    ``function_name`` that is not a ``str`` and for ``provider_data`` that is not
+    JSON-compatible.
+    """
+
+    function_name: str
+    function_arguments: str
+    tool_call_id: str | None = field(default=None, kw_only=True)
+    result: str | tuple[TextMessage | ImageMessage | DocumentMessage, ...] | None = field(
+        default=None, kw_only=True
+    )
+    is_error: bool = field(default=False, kw_only=True)
+    provider_data: ProviderData = field(default=NO_PROVIDER_DATA, kw_only=True)
+
+    def __post_init__(self) -> None:
+        # Text is the normal case and costs two type checks; anything else is a caller's
+        # mistake (a dict result, parsed arguments) repaired once here, not in every provider,
+        # or a parts result (checked once here too).
+        if type(self.function_arguments) is not str:
+            set_field(
+                self, "function_arguments", _as_text(self.function_arguments, "function_arguments")
+            )
+        result = self.result
+        if result is not None and type(result) is not str:
+            set_field(self, "result", _as_result(result))
+        if not isinstance(self.function_name, str):
+            raise InvalidMessageError(
+                f"function_name must be a str, got {type(self.function_name).__name__}",
+                field="function_name",
+            )
+        if self.provider_data is not NO_PROVIDER_DATA:
+            set_field(self, "provider_data", freeze_provider_data(self.provider_data))
+
+
+def _as_result(value: object) -> ToolResult:
+    """A non-text result as stored: parts as a tuple, anything else as JSON text."""
+    if isinstance(value, RESULT_PART_TYPES):
+        return (value,)
+    if isinstance(value, list | tuple):
+        parts = [isinstance(item, RESULT_PART_TYPES) for item in value]
+        if not value:
+            raise InvalidMessageError(
+                "result must be text or a non-empty sequence of parts, got an empty "
+                f"{type(value).__name__}",
+                field="result",
+            )
+        if all(parts):
+            return tuple(value)
+        if any(parts):
+            position = parts.index(False)
+            raise InvalidMessageError(
+                f"result item {position} is a {type(value[position]).__name__}; a result of "
+                "parts holds only TextMessage, ImageMessage and DocumentMessage items",
+                field=f"result[{position}]",
+            )
+    return _as_text(value, "result")
+
+
+def _as_text(value: object, field_name: str) -> str:
+    """``value`` as text: a ``str`` as is, anything else JSON-serialized (as tool results are)."""
+    if isinstance(value, str):
+        return str(value)
+    try:
+        return pydantic_core.to_json(value).decode()
+    except pydantic_core.PydanticSerializationError as exc:
+        raise InvalidMessageError(
+            f"{field_name} must be text or JSON-serializable, got {type(value).__name__} ({exc})",
+            field=field_name,
+        ) from None
+
+
+def result_text(result: ToolResult | None) -> str | None:
+    """The text of a result: the text itself, or its text parts joined with ``"\\n"``.
+
+    ``None`` for no result and for a parts result without text parts.
+    """
+    if result is None or isinstance(result, str):
+        return result
+    texts = [part.content for part in result if isinstance(part, TextMessage)]
+    return "\n".join(texts) if texts else None
+
+
+def split_result(result: ToolResult) -> tuple[str | None, tuple[MediaPart, ...]]:
+    """A result as ``(text, media)``: its text (``result_text``) and its media parts in order.
+
+    Text results have no media: ``(result, ())``. Connectors whose tool messages carry text only
+    send the text there and the media elsewhere.
+    """
+    if isinstance(result, str):
+        return result, ()
+    media = tuple(part for part in result if isinstance(part, ImageMessage | DocumentMessage))
+    return result_text(result), media
+
+
+def describe_result(result: ToolResult | None) -> str | None:
+    """A result for people to read (printing, logs, traces): the text, with each media part
+    shown as ``[image <type>]`` or ``[document <type> <filename>]`` where it stands."""
+    if result is None or isinstance(result, str):
+        return result
+    return "\n".join(_describe_part(part) for part in result)
+
+
+def _describe_part(part: ToolResultPart) -> str:
+    match part:
+        case TextMessage():
+            return part.content
+        case ImageMessage():
+            return f"[image {part.media_type or part.url}]"
+        case DocumentMessage():
+            name = f" {part.filename}" if part.filename else ""
+            return f"[document {part.media_type or part.url}{name}]"
+
+
+def joined_results(results: Sequence[ToolCall]) -> str | None:
+    """The texts of the calls' results (``result_text``) joined with ``"\\n"``, or ``None``."""
+    texts = [text for call in results if (text := result_text(call.result)) is not None]
+    return "\n".join(texts) if texts else None
