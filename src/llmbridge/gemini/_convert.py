@@ -9,10 +9,7 @@ rule violations raise ``InvalidMessageError`` in both modes.
 
 from __future__ import annotations
 
-import binascii
-import json
 import re
-from base64 import b64decode
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -27,12 +24,12 @@ from llmbridge import (
     Reasoning,
     Role,
     TextMessage,
-    ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallResultMessage,
     UnsupportedMessageError,
 )
+from llmbridge.gemini._arguments import checked_signature, parse_arguments
 from llmbridge.gemini._contents import Part, Sink
 from llmbridge.gemini._media import RESULT_MEDIA_TYPES, MediaParts
 from llmbridge.kit import (
@@ -55,36 +52,11 @@ ENVELOPE_ROLES: Final = frozenset({"user", "model", "system"})
 ``system_instruction``)."""
 _FUNCTION_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "model"}
-_DECODE: Final = json.JSONDecoder().decode
 
 
 def _has_parts(payload: dict[str, Any]) -> bool:
     parts = payload.get("parts")
     return isinstance(parts, list) and bool(parts) and all(isinstance(p, dict) for p in parts)
-
-
-def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any]:
-    """The arguments of ``call`` as the ``args`` object (``""`` is ``{}``)."""
-    arguments = call.function_arguments
-    if arguments == "":
-        return {}
-    field = f"tool_calls[{position}].function_arguments"
-    check_text(arguments, index=index, field=field)
-    try:
-        value = _DECODE(arguments)
-    except (ValueError, RecursionError):
-        value = None
-        problem = "are not valid JSON (or nested too deeply to parse)"
-    else:
-        problem = f"are JSON but not an object ({type(value).__name__})"
-    if not isinstance(value, dict):
-        raise InvalidMessageError(
-            f"the arguments of tool call {call.function_name!r} {problem}; Gemini needs a JSON "
-            "object",
-            index=index,
-            field=field,
-        )
-    return value
 
 
 class Converter:
@@ -159,24 +131,7 @@ class Converter:
         signature = entry.get("thought_signature") if isinstance(entry, Mapping) else None
         if signature is None or signature == SKIP_THOUGHT_SIGNATURE:
             return signature
-        return self._checked_signature(signature, index, field)
-
-    @staticmethod
-    def _checked_signature(signature: Any, index: int, field: str) -> str:
-        if isinstance(signature, str) and signature:
-            # Standard or URL-safe base64: the SDK sends either as URL-safe.
-            standard = signature.replace("-", "+").replace("_", "/")
-            try:
-                b64decode(standard, validate=True)
-            except (binascii.Error, ValueError):
-                pass
-            else:
-                return signature
-        raise InvalidMessageError(
-            f"{field} must be a thought signature as base64 text, got {signature!r}",
-            index=index,
-            field=field,
-        )
+        return checked_signature(signature, index, field)
 
     def _thoughts(self, reasoning: Sequence[Reasoning], index: int) -> list[Part]:
         parts: list[Part] = []
@@ -192,7 +147,7 @@ class Converter:
                 continue
             part: Part = {"text": item.text, "thought": True}
             if item.signature:
-                part["thought_signature"] = self._checked_signature(
+                part["thought_signature"] = checked_signature(
                     item.signature, index, f"{field}.signature"
                 )
             parts.append(part)
@@ -218,11 +173,6 @@ class Converter:
             field=field,
         )
         return cleaned
-
-    def _unsupported(self, index: int, what: str) -> None:
-        self.recorder.record(
-            index, "dropped", f"{what} cannot be sent to Gemini", error=UnsupportedMessageError
-        )
 
     def _not_from_self(self, message: Message, index: int, what: str) -> None:
         if message.from_ == self.agent_name:
@@ -335,7 +285,7 @@ class Converter:
             # Ids come assigned by prepare_conversation (Gemini takes them as they are).
             function_call = {
                 "name": self._function_name(call.function_name, position, index),
-                "args": _parse_arguments(call, position, index),
+                "args": parse_arguments(call, position, index),
                 "id": call.tool_call_id or tool_call_id_or_fallback(call, position),
             }
             part: Part = {"function_call": function_call}
