@@ -12,6 +12,8 @@ import pytest
 import respx
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -38,6 +40,8 @@ GIF = b"GIF89a" + b"\x00" * 16
 WEBP = b"RIFF\x00\x00\x00\x00WEBPVP8 " + b"\x00" * 8
 SIG = base64.b64encode(b"signature-1").decode()
 SIG2 = base64.b64encode(b"signature-2").decode()
+PDF = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+WAV = b"RIFF$\x00\x00\x00WAVEfmt " + b"\x00" * 12
 FILES_URI = "https://generativelanguage.googleapis.com/v1beta/files/abc123"
 HI = TextMessage(Role.USER, "Hi")
 GO = TextMessage(Role.USER, "Go on")
@@ -393,6 +397,103 @@ RULES = {
     "an envelope of another provider's message is not supported": Case(
         [HI, MessageEnvelope({"role": "tool", "content": "x"})], [user("Hi")], [(1, "dropped")]
     ),
+    "PDF and text document bytes are inline_data (markdown and csv as text/plain)": Case(
+        [
+            DocumentMessage(Role.USER, data=PDF),
+            DocumentMessage(Role.USER, data=b"# Notes", media_type="text/markdown"),
+        ],
+        [user(inline("application/pdf", PDF), inline("text/plain", b"# Notes"))],
+        [(1, "merged")],
+    ),
+    "a gs:// document URL is file_data, an https one is not supported": Case(
+        [
+            DocumentMessage(Role.USER, "gs://bucket/report.pdf"),
+            DocumentMessage(Role.USER, "https://example.com/report.pdf"),
+        ],
+        [
+            user(
+                {
+                    "file_data": {
+                        "file_uri": "gs://bucket/report.pdf",
+                        "mime_type": "application/pdf",
+                    }
+                }
+            )
+        ],
+        [(1, "dropped")],
+    ),
+    "audio bytes are inline_data": Case(
+        [AudioMessage(Role.USER, data=WAV)], [user(inline("audio/wav", WAV))]
+    ),
+    "a media tool result: text under output, media in function_response.parts": Case(
+        [
+            HI,
+            ToolCallMessage([CALL, ToolCall("shot", "{}", tool_call_id="c2")], AGENT),
+            ToolCallResultMessage(
+                [
+                    ToolCall(
+                        "get_weather",
+                        "",
+                        tool_call_id="c1",
+                        result=(
+                            TextMessage(Role.TOOL, "sunny"),
+                            TextMessage(Role.TOOL, "18C"),
+                            ImageMessage(Role.USER, data=PNG),
+                        ),
+                    ),
+                    ToolCall(
+                        "shot",
+                        "",
+                        tool_call_id="c2",
+                        result=(
+                            ImageMessage(Role.USER, data=PNG),
+                            DocumentMessage(Role.USER, data=PDF),
+                        ),
+                    ),
+                ]
+            ),
+        ],
+        [
+            user("Hi"),
+            model(SIGNED_CALL, call_part("c2", "shot", {})),
+            user(
+                {
+                    "function_response": {
+                        "name": "get_weather",
+                        "id": "c1",
+                        "response": {"output": "sunny\n18C"},
+                        "parts": [inline("image/png", PNG)],
+                    }
+                },
+                {
+                    "function_response": {
+                        "name": "shot",
+                        "id": "c2",
+                        "response": {"output": ""},
+                        "parts": [inline("image/png", PNG), inline("application/pdf", PDF)],
+                    }
+                },
+            ),
+        ],
+    ),
+    "a GIF in a tool result is not supported": Case(
+        [
+            HI,
+            ToolCallMessage([CALL], AGENT),
+            ToolCallResultMessage(
+                [
+                    ToolCall(
+                        "get_weather",
+                        "",
+                        tool_call_id="c1",
+                        result=(ImageMessage(Role.USER, data=GIF),),
+                    )
+                ]
+            ),
+        ],
+        [user("Hi"), model(SIGNED_CALL), user(response_part("c1", "get_weather", ""))],
+        [(2, "dropped")],
+    ),
     "an update message is not supported": Case(
         [HI, ReasoningMessageUpdate("hm")], [user("Hi")], [(1, "dropped")]
     ),
@@ -456,6 +557,13 @@ def test_rule_strict_mode_raises_exactly_for_lossy_notes(case: Case) -> None:
             0,
             "from_",
             id="an image from the agent itself",
+        ),
+        pytest.param(
+            [DocumentMessage(Role.USER, data=PDF, from_=AGENT)],
+            InvalidMessageError,
+            0,
+            "from_",
+            id="a document from the agent itself",
         ),
         pytest.param(
             [TextMessage(Role.TOOL, "x")],

@@ -9,14 +9,13 @@ rule violations raise ``InvalidMessageError`` in both modes.
 
 from __future__ import annotations
 
-import binascii
-import json
 import re
-from base64 import b64decode
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -25,88 +24,39 @@ from llmbridge import (
     Reasoning,
     Role,
     TextMessage,
-    ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallResultMessage,
     UnsupportedMessageError,
 )
+from llmbridge.gemini._arguments import checked_signature, parse_arguments
 from llmbridge.gemini._contents import Part, Sink
+from llmbridge.gemini._media import RESULT_MEDIA_TYPES, MediaParts
 from llmbridge.kit import (
     NoteRecorder,
     check_text,
-    omitted_detail,
     sanitize_identifier,
     tool_call_id_or_fallback,
     unsupported_envelope,
 )
 
-__all__ = [
-    "ENVELOPE_ROLES",
-    "INLINE_IMAGE_TYPES",
-    "MAX_INLINE_BYTES",
-    "SKIP_THOUGHT_SIGNATURE",
-    "Converter",
-    "is_file_uri",
-]
+__all__ = ["ENVELOPE_ROLES", "SKIP_THOUGHT_SIGNATURE", "Converter"]
 
 SKIP_THOUGHT_SIGNATURE: Final = "skip_thought_signature_validator"
 """Google's documented bypass value for a function call without a signature of its own.
 
 It reaches the wire literally (the SDK sends a ``str`` in a bytes field unchanged), never as
 base64 of the string, which the API rejects as a corrupted signature."""
-INLINE_IMAGE_TYPES: Final = frozenset({"image/png", "image/jpeg", "image/webp"})
-"""The image types sent as ``inline_data`` (GIF is not a Gemini image type)."""
-MAX_INLINE_BYTES: Final = 20 * 1024 * 1024
-"""Gemini refuses a request whose inline data exceeds 20 MB (larger files go through the Files
-API)."""
 ENVELOPE_ROLES: Final = frozenset({"user", "model", "system"})
 """The roles of content dicts passed through in envelopes (``system`` goes to the
 ``system_instruction``)."""
-# Files API URIs, on either API version the SDK uses.
-_FILE_URI: Final = re.compile(
-    r"^https://generativelanguage\.googleapis\.com/v1(beta)?/files/[^/]+$"
-)
 _FUNCTION_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
-_SUFFIX_TYPES: Final = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"} | {
-    ".webp": "image/webp"
-}
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "model"}
-_DECODE: Final = json.JSONDecoder().decode
-
-
-def is_file_uri(url: str) -> bool:
-    """Whether ``url`` is one Gemini reads as ``file_data``: ``gs://`` or a Files API URI."""
-    return url.startswith("gs://") or _FILE_URI.match(url) is not None
 
 
 def _has_parts(payload: dict[str, Any]) -> bool:
     parts = payload.get("parts")
     return isinstance(parts, list) and bool(parts) and all(isinstance(p, dict) for p in parts)
-
-
-def _parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any]:
-    """The arguments of ``call`` as the ``args`` object (``""`` is ``{}``)."""
-    arguments = call.function_arguments
-    if arguments == "":
-        return {}
-    field = f"tool_calls[{position}].function_arguments"
-    check_text(arguments, index=index, field=field)
-    try:
-        value = _DECODE(arguments)
-    except (ValueError, RecursionError):
-        value = None
-        problem = "are not valid JSON (or nested too deeply to parse)"
-    else:
-        problem = f"are JSON but not an object ({type(value).__name__})"
-    if not isinstance(value, dict):
-        raise InvalidMessageError(
-            f"the arguments of tool call {call.function_name!r} {problem}; Gemini needs a JSON "
-            "object",
-            index=index,
-            field=field,
-        )
-    return value
 
 
 class Converter:
@@ -117,7 +67,7 @@ class Converter:
     message that breaks a rule, and records notes (raising in strict mode when they are lossy).
     """
 
-    __slots__ = ("agent_name", "inline_bytes", "prefix", "provider", "recorder", "sink")
+    __slots__ = ("agent_name", "media", "prefix", "provider", "recorder", "sink")
 
     def __init__(
         self, agent_name: str, recorder: NoteRecorder, name_policy: str, sink: Sink, provider: str
@@ -127,7 +77,7 @@ class Converter:
         self.prefix = name_policy == "prefix"
         self.sink = sink
         self.provider = provider
-        self.inline_bytes = 0
+        self.media = MediaParts(recorder)
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` (neutral index ``index``); other types are unsupported (dropped
@@ -141,8 +91,8 @@ class Converter:
                 self.tool_results(message, index)
             case ToolCallAggregateMessage():
                 self.aggregate(message, index)
-            case ImageMessage():
-                self.image(message, index)
+            case ImageMessage() | DocumentMessage() | AudioMessage():
+                self.media_message(message, index)
             case MultiModalMessage():
                 self.multimodal(message, index)
             case MessageEnvelope():
@@ -181,24 +131,7 @@ class Converter:
         signature = entry.get("thought_signature") if isinstance(entry, Mapping) else None
         if signature is None or signature == SKIP_THOUGHT_SIGNATURE:
             return signature
-        return self._checked_signature(signature, index, field)
-
-    @staticmethod
-    def _checked_signature(signature: Any, index: int, field: str) -> str:
-        if isinstance(signature, str) and signature:
-            # Standard or URL-safe base64: the SDK sends either as URL-safe.
-            standard = signature.replace("-", "+").replace("_", "/")
-            try:
-                b64decode(standard, validate=True)
-            except (binascii.Error, ValueError):
-                pass
-            else:
-                return signature
-        raise InvalidMessageError(
-            f"{field} must be a thought signature as base64 text, got {signature!r}",
-            index=index,
-            field=field,
-        )
+        return checked_signature(signature, index, field)
 
     def _thoughts(self, reasoning: Sequence[Reasoning], index: int) -> list[Part]:
         parts: list[Part] = []
@@ -214,7 +147,7 @@ class Converter:
                 continue
             part: Part = {"text": item.text, "thought": True}
             if item.signature:
-                part["thought_signature"] = self._checked_signature(
+                part["thought_signature"] = checked_signature(
                     item.signature, index, f"{field}.signature"
                 )
             parts.append(part)
@@ -241,52 +174,11 @@ class Converter:
         )
         return cleaned
 
-    def _image_part(self, image: ImageMessage, index: int, field_prefix: str = "") -> Part | None:
-        where = f" ({field_prefix.rstrip('.')})" if field_prefix else ""
-        omitted = omitted_detail(image, provider="Gemini", field_prefix=field_prefix)
-        if omitted is not None:
-            self.recorder.record(index, "omitted", omitted)
-        if image.url is not None:
-            if not is_file_uri(image.url):
-                self._unsupported(index, f"image URLs other than gs:// and Files API URIs{where}")
-                return None
-            media_type = image.media_type or _SUFFIX_TYPES.get(
-                image.url[image.url.rfind(".") :].lower()
-            )
-            file_data = {"file_uri": image.url}
-            if media_type is not None:
-                file_data["mime_type"] = media_type
-            return {"file_data": file_data}
-        media_type = image.media_type
-        if media_type == "image/gif":
-            self._unsupported(index, f"GIF images{where}")
-            return None
-        if media_type not in INLINE_IMAGE_TYPES:
-            raise InvalidMessageError(
-                f"Gemini accepts image/png, image/jpeg or image/webp images, got {media_type!r}",
-                index=index,
-                field=f"{field_prefix}media_type",
-            )
-        data = image.data or b""
-        self.inline_bytes += len(data)
-        if self.inline_bytes > MAX_INLINE_BYTES:
-            raise InvalidMessageError(
-                f"the request's inline data passes the {MAX_INLINE_BYTES}-byte limit of Gemini "
-                "with this image; send large files through the Files API (a file_data URI)",
-                index=index,
-                field=f"{field_prefix}data",
-            )
-        return {"inline_data": {"mime_type": media_type, "data": image.base64_data}}
-
-    def _unsupported(self, index: int, what: str) -> None:
-        self.recorder.record(
-            index, "dropped", f"{what} cannot be sent to Gemini", error=UnsupportedMessageError
-        )
-
     def _not_from_self(self, message: Message, index: int, what: str) -> None:
         if message.from_ == self.agent_name:
+            made = "images" if isinstance(message, ImageMessage | MultiModalMessage) else "media"
             raise InvalidMessageError(
-                f"{what} cannot come from the agent itself (models do not produce images)",
+                f"{what} cannot come from the agent itself (models do not produce {made})",
                 index=index,
                 field="from_",
             )
@@ -341,10 +233,13 @@ class Converter:
         check_text(text, index=index, field="content")
         return {"text": text, "thought_signature": signature}
 
-    def image(self, message: ImageMessage, index: int) -> None:
-        """A user image part; from self: ``InvalidMessageError``."""
-        self._not_from_self(message, index, "an ImageMessage")
-        part = self._image_part(message, index)
+    def media_message(
+        self, message: ImageMessage | DocumentMessage | AudioMessage, index: int
+    ) -> None:
+        """A user image, document or audio part; from self: ``InvalidMessageError``."""
+        name = type(message).__name__
+        self._not_from_self(message, index, f"{'an' if name[0] in 'AEIOU' else 'a'} {name}")
+        part = self.media.part(message, index)
         if part is not None:
             parts = [part]
             if message.from_ is not None:
@@ -356,10 +251,10 @@ class Converter:
         self._not_from_self(message, index, "a MultiModalMessage")
         parts: list[Part] = []
         for position, item in enumerate(message.content):
-            if isinstance(item, ImageMessage):
-                part = self._image_part(item, index, f"content[{position}].")
-            else:
+            if isinstance(item, TextMessage):
                 part = self._text_part(item.content, index, f"content[{position}]")
+            else:
+                part = self.media.part(item, index, f"content[{position}].")
             if part is not None:
                 parts.append(part)
         if not parts:
@@ -390,7 +285,7 @@ class Converter:
             # Ids come assigned by prepare_conversation (Gemini takes them as they are).
             function_call = {
                 "name": self._function_name(call.function_name, position, index),
-                "args": _parse_arguments(call, position, index),
+                "args": parse_arguments(call, position, index),
                 "id": call.tool_call_id or tool_call_id_or_fallback(call, position),
             }
             part: Part = {"function_call": function_call}
@@ -403,24 +298,46 @@ class Converter:
 
     def tool_results(self, message: ToolCallResultMessage, index: int) -> None:
         """A user content of ``function_response`` parts for the calls whose result is not
-        ``None`` (the sink puts them in call order)."""
+        ``None`` (the sink puts them in call order); a parts result puts its text parts, joined
+        with ``"\n"``, under ``output`` and its media in ``function_response.parts``."""
         parts: list[Part] = []
         for position, call in enumerate(message.tool_calls):
             result = call.result
             if result is None:
                 continue
-            check_text(result, index=index, field=f"tool_calls[{position}].result")
+            field = f"tool_calls[{position}].result"
+            text, media = self._result_parts(result, index, field)
             call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            response = {
+            response: dict[str, Any] = {
                 # The sink names it after the call it answers, which the API requires.
                 "name": self.sink.call_name(call_id)
                 or self._function_name(call.function_name, position, index),
                 "id": call_id,
-                "response": {"error" if call.is_error else "output": result},
+                "response": {"error" if call.is_error else "output": text},
             }
+            if media:
+                response["parts"] = media
             parts.append({"function_response": response})
         if parts:  # results that are all None carry nothing: no content, nothing lost
             self.sink.add("user", parts, index)
+
+    def _result_parts(
+        self, result: str | Sequence[Any], index: int, field: str
+    ) -> tuple[str, list[Part]]:
+        if isinstance(result, str):
+            check_text(result, index=index, field=field)
+            return result, []
+        texts: list[str] = []
+        media: list[Part] = []
+        for position, item in enumerate(result):
+            if isinstance(item, TextMessage):
+                check_text(item.content, index=index, field=f"{field}[{position}]")
+                texts.append(item.content)
+                continue
+            part = self.media.part(item, index, f"{field}[{position}].", RESULT_MEDIA_TYPES)
+            if part is not None:
+                media.append(part)
+        return "\n".join(texts), media
 
     def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
         """Self or no sender: the call content then the response content; another agent: the
@@ -432,10 +349,15 @@ class Converter:
             return
         parts: list[Part] = []
         for position, call in enumerate(message.tool_call_result_message.tool_calls):
-            if call.result is not None:
-                part = self._text_part(call.result, index, f"tool_calls[{position}].result")
+            field = f"tool_calls[{position}].result"
+            if isinstance(call.result, str):
+                part = self._text_part(call.result, index, field)
                 if part is not None:
                     parts.append(part)
+            elif call.result is not None:
+                text, media = self._result_parts(call.result, index, field)
+                part = self._text_part(text, index, field) if text else None
+                parts.extend([part, *media] if part is not None else media)
         if parts:
             self.sink.add("user", self._sender(parts, from_, index), index)
         else:

@@ -9,12 +9,16 @@ it. Pure functions over the request dicts; the input is not mutated.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -72,32 +76,76 @@ def _part_problem(role: str, part: Any, position: int) -> _Unknown | None:
     return None
 
 
-def _image(part: Part) -> ImageMessage | _Unknown:
+_DOCUMENT_TYPES: Final = frozenset({"application/pdf", "text/plain"})
+Media = ImageMessage | DocumentMessage | AudioMessage
+
+
+def _inline(blob: Any) -> Media | _Unknown:
+    if not (isinstance(blob, Mapping) and set(blob) == {"mime_type", "data"}):
+        return _Unknown("inline_data", "inline_data needs exactly mime_type and data")
+    mime, data = blob["mime_type"], blob["data"]
+    if not (isinstance(mime, str) and isinstance(data, str)):
+        return _Unknown("inline_data", "mime_type and data must be text")
+    if mime.startswith("image/"):
+        return ImageMessage(Role.USER, f"data:{mime};base64,{data}")
+    if mime in _DOCUMENT_TYPES:
+        return DocumentMessage(Role.USER, f"data:{mime};base64,{data}")
+    if mime.startswith("audio/"):
+        try:
+            raw = base64.b64decode(data.replace("-", "+").replace("_", "/"), validate=True)
+        except (binascii.Error, ValueError):
+            return _Unknown("inline_data", "data is not base64")
+        return AudioMessage(Role.USER, data=raw, media_type=mime)
+    return _Unknown("inline_data", f"no neutral form for inline {mime!r}")
+
+
+def _media(part: Part) -> Media | _Unknown:
+    """An ``inline_data`` or ``file_data`` part as an image, document or audio message."""
     if "inline_data" in part:
-        blob = part["inline_data"]
-        if isinstance(blob, Mapping) and set(blob) == {"mime_type", "data"}:
-            mime, data = blob["mime_type"], blob["data"]
-            if isinstance(mime, str) and mime.startswith("image/") and isinstance(data, str):
-                return ImageMessage(Role.USER, f"data:{mime};base64,{data}")
-        return _Unknown("inline_data", "only image inline_data has a neutral form here")
+        return _inline(part["inline_data"])
     file_data = part["file_data"]
     if isinstance(file_data, Mapping) and set(file_data) <= {"file_uri", "mime_type"}:
         uri, mime = file_data.get("file_uri"), file_data.get("mime_type")
         if isinstance(uri, str) and (mime is None or str(mime).startswith("image/")):
             return ImageMessage(Role.USER, uri, media_type=mime)
-    return _Unknown("file_data", "only image file_data has a neutral form here")
+        if isinstance(uri, str) and mime in _DOCUMENT_TYPES:
+            return DocumentMessage(Role.USER, uri, media_type=mime)
+    return _Unknown("file_data", "only image and document file_data have a neutral form")
+
+
+ResultPart = TextMessage | ImageMessage | DocumentMessage
+
+
+def _result(text: str, parts: Any) -> str | tuple[ResultPart, ...] | _Unknown:
+    """A response's result: its text, or text and media parts (``function_response.parts``)."""
+    if parts is None:
+        return text
+    if not isinstance(parts, list) or not parts:
+        return _Unknown("function_response.parts", "parts must be a non-empty list")
+    items: list[ResultPart] = [TextMessage(Role.TOOL, text)] if text else []
+    for part in parts:
+        kinds = set(part) if isinstance(part, Mapping) else set()
+        if len(kinds) != 1 or not kinds <= {"inline_data", "file_data"}:
+            return _Unknown("function_response.parts", "a part holds one inline_data or file_data")
+        media = _media(part)
+        if isinstance(media, _Unknown):
+            return media
+        if isinstance(media, AudioMessage):
+            return _Unknown("function_response.parts", "a tool result holds no audio")
+        items.append(media)
+    return tuple(items)
 
 
 def _user_content(parts: Sequence[Part]) -> Message | _Unknown:
-    items: list[TextMessage | ImageMessage] = []
+    items: list[TextMessage | Media] = []
     for part in parts:
         if "text" in part:
             items.append(TextMessage(Role.USER, part["text"]))
             continue
-        image = _image(part)
-        if isinstance(image, _Unknown):
-            return image
-        items.append(image)
+        media = _media(part)
+        if isinstance(media, _Unknown):
+            return media
+        items.append(media)
     return items[0] if len(items) == 1 else MultiModalMessage(Role.USER, items)
 
 
@@ -145,7 +193,12 @@ class _Importer:
         for part in parts:
             response = part["function_response"]
             answer = response.get("response") if isinstance(response, Mapping) else None
-            if not isinstance(response, Mapping) or not set(response) <= {"name", "id", "response"}:
+            if not isinstance(response, Mapping) or not set(response) <= {
+                "name",
+                "id",
+                "response",
+                "parts",
+            }:
                 return _Unknown("function_response", "unknown function_response fields")
             call = self.calls.get(response.get("id"))  # type: ignore[arg-type]
             if call is None or call.function_name != response.get("name"):
@@ -155,12 +208,15 @@ class _Importer:
             ((key, text),) = answer.items()
             if key not in ("output", "error") or not isinstance(text, str):
                 return _Unknown("function_response.response", "expected {'output'|'error': text}")
+            result = _result(text, response.get("parts"))
+            if isinstance(result, _Unknown):
+                return result
             results.append(
                 ToolCall(
                     call.function_name,
                     call.function_arguments,
                     tool_call_id=call.tool_call_id,
-                    result=text,
+                    result=result,
                     is_error=key == "error",
                 )
             )
