@@ -51,6 +51,14 @@ class FrozenMapping(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         return self._data[key]
 
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of ``key``, or ``default`` when it is absent.
+
+        Read straight from the stored dict: the inherited ``Mapping.get`` goes through
+        ``__getitem__`` and a ``KeyError``, and the wings call this once per message and call.
+        """
+        return self._data.get(key, default)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._data)
 

@@ -38,6 +38,9 @@ _NO_DATA: Final[Mapping[str, Any]] = {}
 def own_data(provider_data: Mapping[str, Any]) -> Mapping[str, Any]:
     """This wing's entry of a ``provider_data`` mapping (empty when there is none)."""
     entry = provider_data.get(PROVIDER)
+    # Most messages carry no entry: skip the (abstract-class) isinstance check for them.
+    if entry is None:
+        return _NO_DATA
     return entry if isinstance(entry, Mapping) else _NO_DATA
 
 
