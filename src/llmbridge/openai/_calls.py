@@ -14,7 +14,7 @@ import httpx2
 import openai
 
 from llmbridge import Message, MessageEnvelope, ProviderResponseError, UnsupportedMessageError
-from llmbridge.kit import check_reserved, layer_create_settings
+from llmbridge.kit import check_reserved, layer_create_settings, raise_mapped
 from llmbridge.openai._errors import malformed_stream_error, map_error
 
 __all__ = [
@@ -22,7 +22,7 @@ __all__ = [
     "create_reply",
     "envelope_dicts",
     "layer_settings",
-    "raise_mapped",
+    "raise_provider_error",
     "set_if",
     "stream_envelopes",
 ]
@@ -87,16 +87,14 @@ def _secrets(client: openai.AsyncOpenAI) -> tuple[str | None, ...]:
     return (api_key if isinstance(api_key, str) else None,)
 
 
-def raise_mapped(
+def raise_provider_error(
     exc: Exception, client: openai.AsyncOpenAI, provider: str, *, accepted_stream: bool = False
 ) -> NoReturn:
     """Raise ``map_error``'s error for ``exc`` (from it, the key redacted), else ``exc`` itself."""
     mapped = map_error(
         exc, secrets=_secrets(client), accepted_stream=accepted_stream, provider=provider
     )
-    if mapped is None:
-        raise exc
-    raise mapped from exc
+    raise_mapped(exc, mapped)
 
 
 async def create_reply(
@@ -116,7 +114,7 @@ async def create_reply(
     try:
         reply = await call
     except openai.APIError as exc:
-        raise_mapped(exc, client, provider)
+        raise_provider_error(exc, client, provider)
     except RecursionError:
         # The SDK's JSON parser gives up on a body nested thousands of levels deep.
         raise ProviderResponseError(TOO_DEEP) from None
@@ -147,7 +145,7 @@ async def stream_envelopes(
     try:
         stream = await open_stream()
     except openai.APIError as exc:
-        raise_mapped(exc, client, provider)
+        raise_provider_error(exc, client, provider)
     iterator = stream.__aiter__()
     try:
         while True:
@@ -157,9 +155,9 @@ async def stream_envelopes(
             except StopAsyncIteration:
                 return
             except openai.APIError as exc:
-                raise_mapped(exc, client, provider)
+                raise_provider_error(exc, client, provider)
             except httpx2.TransportError as exc:  # a dropped connection mid-body
-                raise_mapped(exc, client, provider, accepted_stream=True)
+                raise_provider_error(exc, client, provider, accepted_stream=True)
             except (ValueError, RecursionError) as exc:  # json.loads gave up on the data
                 raise malformed_stream_error(exc, secrets=_secrets(client)) from exc
             yield MessageEnvelope(item, name)
