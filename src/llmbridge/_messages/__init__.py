@@ -4,9 +4,13 @@ media bytes (sniffing, ``data:`` URLs) and JSON serialization. Imports nothing o
 
 from __future__ import annotations
 
+from llmbridge._messages._documents import AudioMessage, DocumentMessage
+from llmbridge._messages._image import ImageDetail, ImageMessage
 from llmbridge._messages._serialization import MESSAGE_TYPES, dump_messages, load_messages
+from llmbridge._messages._text import FinishReason, TextMessage
 from llmbridge._messages._tool_call import (
     MediaPart,
+    ToolCall,
     ToolResult,
     ToolResultPart,
     describe_result,
@@ -15,17 +19,10 @@ from llmbridge._messages._tool_call import (
 )
 from llmbridge._messages._types import (
     UPDATE_TYPES,
-    AudioMessage,
-    DocumentMessage,
-    FinishReason,
-    ImageDetail,
-    ImageMessage,
     MessageEnvelope,
     MultiModalMessage,
     ReasoningMessageUpdate,
-    TextMessage,
     TextMessageUpdate,
-    ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallMessageUpdate,

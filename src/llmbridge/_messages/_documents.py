@@ -7,8 +7,14 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages._media import PDF_MAGIC, MediaBytes, media_source, sniff_audio_type
-from llmbridge._messages._values import Role, as_role, set_field
+from llmbridge._messages._media import (
+    PDF_MAGIC,
+    MediaBytes,
+    media_source,
+    set_media_fields,
+    sniff_audio_type,
+)
+from llmbridge._messages._values import Role
 
 __all__ = ["MAPPED_DOCUMENT_TYPES", "PDF", "AudioMessage", "DocumentMessage"]
 
@@ -66,14 +72,7 @@ class DocumentMessage(MediaBytes):
                     "text/plain, text/markdown or text/csv)",
                     field="media_type",
                 )
-        set_field(self, "role", as_role(role))
-        set_field(self, "url", url)
-        set_field(self, "from_", from_)
-        set_field(self, "data", data)
-        set_field(self, "media_type", media_type)
-        set_field(self, "filename", filename)
-        set_field(self, "_base64", None)
-        set_field(self, "_data_url", None)
+        set_media_fields(self, role, from_, data, media_type, url=url, filename=filename)
 
     @property
     def is_pdf(self) -> bool:
@@ -117,12 +116,7 @@ class AudioMessage(MediaBytes):
             raise InvalidMessageError(
                 "unrecognised audio bytes need a declared media_type", field="media_type"
             )
-        set_field(self, "role", as_role(role))
-        set_field(self, "from_", from_)
-        set_field(self, "data", checked)
-        set_field(self, "media_type", media_type)
-        set_field(self, "_base64", None)
-        set_field(self, "_data_url", None)
+        set_media_fields(self, role, from_, checked, media_type)
 
     @property
     def url(self) -> None:  # type: ignore[override]

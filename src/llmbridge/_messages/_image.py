@@ -6,8 +6,13 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages._media import MediaBytes, media_source, sniff_image_type
-from llmbridge._messages._values import Role, as_role, set_field
+from llmbridge._messages._media import (
+    MediaBytes,
+    media_source,
+    set_media_fields,
+    sniff_image_type,
+)
+from llmbridge._messages._values import Role
 
 __all__ = ["ImageDetail", "ImageMessage"]
 
@@ -60,11 +65,4 @@ class ImageMessage(MediaBytes):
                 raise InvalidMessageError(
                     "unrecognised image bytes need a declared media_type", field="media_type"
                 )
-        set_field(self, "role", as_role(role))
-        set_field(self, "url", url)
-        set_field(self, "from_", from_)
-        set_field(self, "data", data)
-        set_field(self, "media_type", media_type)
-        set_field(self, "detail", detail)
-        set_field(self, "_base64", None)
-        set_field(self, "_data_url", None)
+        set_media_fields(self, role, from_, data, media_type, url=url, detail=detail)

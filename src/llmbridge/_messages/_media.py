@@ -10,7 +10,7 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages._values import Message, set_field
+from llmbridge._messages._values import Message, Role, as_role, set_field
 
 __all__ = [
     "IMAGE_URL_SCHEMES",
@@ -20,6 +20,7 @@ __all__ = [
     "media_source",
     "normalize_media_type",
     "parse_data_url",
+    "set_media_fields",
     "sniff_audio_type",
     "sniff_image_type",
     "url_scheme",
@@ -216,3 +217,26 @@ class MediaBytes(Message):
             set_field(self, "_data_url", f"data:{self.media_type};base64,{encoded}")
         assert self._data_url is not None
         return self._data_url
+
+
+def set_media_fields(
+    message: MediaBytes,
+    role: Role | str,
+    from_: str | None,
+    data: bytes | None,
+    media_type: str | None,
+    **fields: object,
+) -> None:
+    """Set a media message's fields once its constructor has checked them; caches start empty.
+
+    ``role`` is normalised (``ValueError`` for an unknown one); ``fields`` are the type's own
+    (``url``, ``detail``, ``filename``), set as given.
+    """
+    set_field(message, "role", as_role(role))
+    set_field(message, "from_", from_)
+    set_field(message, "data", data)
+    set_field(message, "media_type", media_type)
+    for name, value in fields.items():
+        set_field(message, name, value)
+    set_field(message, "_base64", None)
+    set_field(message, "_data_url", None)

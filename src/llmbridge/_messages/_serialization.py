@@ -24,17 +24,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Final, Literal, TypeAlias, Union
 
 from llmbridge._errors import InvalidMessageError, LLMBridgeError
+from llmbridge._messages._documents import AudioMessage, DocumentMessage
+from llmbridge._messages._image import ImageMessage
 from llmbridge._messages._provider_data import MAX_JSON_DEPTH, PROVIDER_DATA_FIELD, thaw
+from llmbridge._messages._text import TextMessage
+from llmbridge._messages._tool_call import ToolCall
 from llmbridge._messages._types import (
-    AudioMessage,
-    DocumentMessage,
-    ImageMessage,
     MessageEnvelope,
     MultiModalMessage,
     ReasoningMessageUpdate,
-    TextMessage,
     TextMessageUpdate,
-    ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallMessageUpdate,

@@ -22,7 +22,7 @@ from llmbridge._messages._values import (
     set_field,
 )
 
-__all__ = ["FinishReason", "TextMessage"]
+__all__ = ["FinishReason", "TextMessage", "set_reply_fields"]
 
 FinishReason = str
 """One of ``stop``, ``length``, ``tool_calls``, ``content_filter``, ``refusal``, ``pause``, or
@@ -66,14 +66,40 @@ class TextMessage(Message):
             )
         set_field(self, "role", as_role(role))
         set_field(self, "content", content)
-        set_field(self, "from_", from_)
-        set_field(self, "reasoning", reasoning_tuple(reasoning))
-        set_field(self, "usage", usage)
-        set_field(self, "finish_reason", finish_reason)
-        if provider_data is not NO_PROVIDER_DATA:  # the default skips a call: a message per delta
-            provider_data = freeze_provider_data(provider_data)
-        set_field(self, "provider_data", provider_data)
-        set_field(self, "raw", raw)
+        set_reply_fields(
+            self,
+            from_=from_,
+            reasoning=reasoning,
+            usage=usage,
+            finish_reason=finish_reason,
+            provider_data=provider_data,
+            raw=raw,
+        )
 
     def get_content(self) -> str | None:
         return self.content
+
+
+def set_reply_fields(
+    message: Message,
+    *,
+    from_: str | None,
+    reasoning: Sequence[Reasoning],
+    usage: Usage | None,
+    finish_reason: FinishReason | None,
+    provider_data: ProviderData,
+    raw: Any,
+) -> None:
+    """Set the fields a reply message (text, tool calls) has beside its content.
+
+    ``reasoning`` becomes a tuple and ``provider_data`` is frozen; raises
+    ``InvalidMessageError`` for ``reasoning`` items or ``provider_data`` that break their rules.
+    """
+    set_field(message, "from_", from_)
+    set_field(message, "reasoning", reasoning_tuple(reasoning))
+    set_field(message, "usage", usage)
+    set_field(message, "finish_reason", finish_reason)
+    if provider_data is not NO_PROVIDER_DATA:  # the default skips a call: a message per delta
+        provider_data = freeze_provider_data(provider_data)
+    set_field(message, "provider_data", provider_data)
+    set_field(message, "raw", raw)

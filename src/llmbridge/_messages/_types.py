@@ -9,13 +9,12 @@ from typing import Any, Final, Generic, TypeVar
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages._documents import AudioMessage, DocumentMessage
-from llmbridge._messages._image import ImageDetail, ImageMessage
+from llmbridge._messages._image import ImageMessage
 from llmbridge._messages._provider_data import (
     NO_PROVIDER_DATA,
     ProviderData,
-    freeze_provider_data,
 )
-from llmbridge._messages._text import FinishReason, TextMessage
+from llmbridge._messages._text import FinishReason, TextMessage, set_reply_fields
 from llmbridge._messages._tool_call import ToolCall, joined_results
 from llmbridge._messages._values import (
     Message,
@@ -23,31 +22,19 @@ from llmbridge._messages._values import (
     Role,
     Usage,
     as_role,
-    reasoning_tuple,
     set_field,
 )
 
 __all__ = [
     "UPDATE_TYPES",
-    "AudioMessage",
-    "DocumentMessage",
-    "FinishReason",
-    "ImageDetail",
-    "ImageMessage",
-    "Message",
     "MessageEnvelope",
     "MultiModalMessage",
-    "Reasoning",
     "ReasoningMessageUpdate",
-    "Role",
-    "TextMessage",
     "TextMessageUpdate",
-    "ToolCall",
     "ToolCallAggregateMessage",
     "ToolCallMessage",
     "ToolCallMessageUpdate",
     "ToolCallResultMessage",
-    "Usage",
 ]
 
 T = TypeVar("T")
@@ -126,15 +113,16 @@ class ToolCallMessage(Message):
         raw: Any = None,
     ) -> None:
         set_field(self, "tool_calls", _tool_call_tuple(tool_calls))
-        set_field(self, "from_", from_)
         set_field(self, "content", content)
-        set_field(self, "reasoning", reasoning_tuple(reasoning))
-        set_field(self, "usage", usage)
-        set_field(self, "finish_reason", finish_reason)
-        if provider_data is not NO_PROVIDER_DATA:  # the default skips a call: a message per delta
-            provider_data = freeze_provider_data(provider_data)
-        set_field(self, "provider_data", provider_data)
-        set_field(self, "raw", raw)
+        set_reply_fields(
+            self,
+            from_=from_,
+            reasoning=reasoning,
+            usage=usage,
+            finish_reason=finish_reason,
+            provider_data=provider_data,
+            raw=raw,
+        )
 
     def get_content(self) -> str | None:
         return self.content

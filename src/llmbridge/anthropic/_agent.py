@@ -19,11 +19,9 @@ from anthropic.types import RawMessageStreamEvent
 from llmbridge import (
     FunctionContract,
     GenerateReplyOptions,
-    InvalidMessageError,
     Message,
     MessageEnvelope,
     ProviderResponseError,
-    UnsupportedMessageError,
     register_default_connector,
 )
 from llmbridge.anthropic._connector import AnthropicMessageConnector
@@ -39,6 +37,9 @@ from llmbridge.kit import (
     combine_functions,
     create_keywords,
     layer_create_settings,
+    raise_mapped,
+    reply_settings,
+    split_system_envelopes,
 )
 
 if TYPE_CHECKING:
@@ -142,24 +143,15 @@ class AnthropicChatAgent(AgentMethods):
 
     def _split_messages(self, messages: Sequence[Message]) -> tuple[list[Any], list[Any]]:
         system = [{"type": "text", "text": self.system_message}] if self.system_message else []
-        turns: list[Any] = []
-        for index, message in enumerate(messages):
-            payload = message.content if isinstance(message, MessageEnvelope) else None
-            role = payload.get("role") if isinstance(payload, dict) else None
-            if role == "system":
-                system.extend(_text_blocks(payload.get("content")))  # type: ignore[union-attr]
-            elif role in _TURN_ROLES:
-                turns.append(payload)
-            else:
-                raise UnsupportedMessageError(
-                    f"AnthropicChatAgent takes MessageEnvelopes of Anthropic MessageParam dicts, "
-                    f"got {type(message).__name__}; register a connector with "
-                    "agent.register_message_connector() to send neutral messages",
-                    index=index,
-                )
-        if not turns:
-            raise InvalidMessageError("no user or assistant message to send")
-        return system, turns
+        lifted, turns = split_system_envelopes(
+            messages,
+            turn_roles=_TURN_ROLES,
+            system_parts=lambda payload: _text_blocks(payload.get("content")),
+            agent="AnthropicChatAgent",
+            takes="Anthropic MessageParam dicts",
+            empty="no user or assistant message to send",
+        )
+        return [*system, *lifted], turns
 
     def create_arguments(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
@@ -176,14 +168,13 @@ class AnthropicChatAgent(AgentMethods):
         """
         options = options or GenerateReplyOptions()
         system, turns = self._split_messages(messages)
-        check_reserved(options.extra, _RESERVED, "AnthropicChatAgent")
-        settings: dict[str, Any] = dict(self.create_kwargs)
-        settings.update(options.extra or {})
-        temperature = options.temperature if options.temperature is not None else self.temperature
-        if temperature is not None:
-            settings["temperature"] = temperature
-        if options.stop_sequences is not None:
-            settings["stop_sequences"] = list(options.stop_sequences)
+        settings = reply_settings(
+            self.create_kwargs,
+            options,
+            reserved=_RESERVED,
+            agent="AnthropicChatAgent",
+            temperature=self.temperature,
+        )
         functions = combine_functions(self.functions, options.functions)
         if functions:
             settings["tools"] = [tool_param(contract) for contract in functions]
@@ -266,10 +257,9 @@ class AnthropicChatAgent(AgentMethods):
             await stream.close()
 
     def _raise(self, exc: Exception, *, accepted_stream: bool = False) -> NoReturn:
-        mapped = map_error(exc, secrets=(self.client.api_key,), accepted_stream=accepted_stream)
-        if mapped is None:
-            raise exc
-        raise mapped from exc
+        raise_mapped(
+            exc, map_error(exc, secrets=(self.client.api_key,), accepted_stream=accepted_stream)
+        )
 
 
 register_default_connector(AnthropicChatAgent, AnthropicMessageConnector)

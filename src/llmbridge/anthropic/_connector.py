@@ -7,7 +7,7 @@ does the rest.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Final
 
 from anthropic.types import (
@@ -84,16 +84,9 @@ class AnthropicMessageConnector(MessageConnector):
     ) -> ProviderRequest:
         """``to_anthropic`` with this connector's settings; without the pairing step (fragments,
         ``process_incoming_messages``) ``convert_each``, message by message."""
-        if not check_pairing:
-            return convert_each(
-                messages,
-                agent_name=agent_name,
-                strict_mode=self.strict_mode,
-                name_policy=self.name_policy,
-                max_image_bytes=self.max_image_bytes,
-                max_document_bytes=self.max_document_bytes,
-            )
-        return to_anthropic(
+        # The two differ in the pairing step only; they take the same settings.
+        convert: Callable[..., ProviderRequest] = to_anthropic if check_pairing else convert_each
+        return convert(
             messages,
             agent_name=agent_name,
             strict_mode=self.strict_mode,

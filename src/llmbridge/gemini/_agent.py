@@ -17,10 +17,8 @@ from google.genai import types
 from llmbridge import (
     FunctionContract,
     GenerateReplyOptions,
-    InvalidMessageError,
     Message,
     MessageEnvelope,
-    UnsupportedMessageError,
 )
 from llmbridge.gemini._errors import PROVIDER, VERTEX_PROVIDER, map_error
 from llmbridge.gemini._output import output_settings
@@ -30,6 +28,9 @@ from llmbridge.kit import (
     check_reserved,
     checked_tool_choice,
     combine_functions,
+    raise_mapped,
+    reply_settings,
+    split_system_envelopes,
 )
 
 __all__ = ["GeminiChatAgent"]
@@ -118,24 +119,15 @@ class GeminiChatAgent(AgentMethods):
 
     def _split_messages(self, messages: Sequence[Message]) -> tuple[list[Any], list[Any]]:
         system: list[Any] = [{"text": self.system_message}] if self.system_message else []
-        contents: list[Any] = []
-        for index, message in enumerate(messages):
-            payload = message.content if isinstance(message, MessageEnvelope) else None
-            role = payload.get("role") if isinstance(payload, dict) else None
-            if role == "system":
-                system.extend(payload.get("parts") or ())  # type: ignore[union-attr]
-            elif role in _TURN_ROLES:
-                contents.append(payload)
-            else:
-                raise UnsupportedMessageError(
-                    f"GeminiChatAgent takes MessageEnvelopes of Gemini content dicts, got "
-                    f"{type(message).__name__}; register a connector with "
-                    "agent.register_message_connector() to send neutral messages",
-                    index=index,
-                )
-        if not contents:
-            raise InvalidMessageError("no user or model content to send")
-        return system, contents
+        lifted, contents = split_system_envelopes(
+            messages,
+            turn_roles=_TURN_ROLES,
+            system_parts=lambda payload: payload.get("parts") or (),
+            agent="GeminiChatAgent",
+            takes="Gemini content dicts",
+            empty="no user or model content to send",
+        )
+        return [*system, *lifted], contents
 
     def request_arguments(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
@@ -153,19 +145,18 @@ class GeminiChatAgent(AgentMethods):
         """
         options = options or GenerateReplyOptions()
         system, contents = self._split_messages(messages)
-        check_reserved(options.extra, _RESERVED, "GeminiChatAgent")
-        settings: dict[str, Any] = dict(self.config_kwargs)
-        settings.update(options.extra or {})
-        temperature = options.temperature if options.temperature is not None else self.temperature
-        if temperature is not None:
-            settings["temperature"] = temperature
+        settings = reply_settings(
+            self.config_kwargs,
+            options,
+            reserved=_RESERVED,
+            agent="GeminiChatAgent",
+            temperature=self.temperature,
+        )
         max_tokens = options.max_tokens
         if max_tokens is None:
             max_tokens = self.max_output_tokens
         if max_tokens is not None:
             settings["max_output_tokens"] = max_tokens
-        if options.stop_sequences is not None:
-            settings["stop_sequences"] = list(options.stop_sequences)
         functions = combine_functions(self.functions, options.functions)
         if functions:
             settings["tools"] = [*(settings.get("tools") or ()), function_tool(functions)]
@@ -233,6 +224,4 @@ class GeminiChatAgent(AgentMethods):
         mapped = map_error(
             exc, provider=self.provider, secrets=secrets, accepted_stream=accepted_stream
         )
-        if mapped is None:
-            raise exc
-        raise mapped from exc
+        raise_mapped(exc, mapped)

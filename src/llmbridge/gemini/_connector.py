@@ -8,7 +8,7 @@ rest.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, ClassVar, Final
 
 from google.genai import types
@@ -141,15 +141,9 @@ class GeminiMessageConnector(MessageConnector):
     ) -> ProviderRequest:
         """``to_gemini`` with this connector's settings; without the pairing step (fragments,
         ``process_incoming_messages``) ``convert_each``, message by message."""
-        if not check_pairing:
-            return convert_each(
-                messages,
-                agent_name=agent_name,
-                strict_mode=self.strict_mode,
-                name_policy=self.name_policy,
-                provider=self.provider,
-            )
-        return to_gemini(
+        # The two differ in the pairing step only; they take the same settings.
+        convert: Callable[..., ProviderRequest] = to_gemini if check_pairing else convert_each
+        return convert(
             messages,
             agent_name=agent_name,
             strict_mode=self.strict_mode,

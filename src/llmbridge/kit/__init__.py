@@ -4,8 +4,9 @@ A provider is a ``MessageConnector`` subclass (its request, reply and stream con
 its SDK's error mapping), the pure ``to_*`` / ``from_*`` functions and stream aggregator it calls
 (built from ``prepare_conversation``, ``NoteRecorder``, ``speaker``, ``ReplyParts`` /
 ``build_reply`` and ``ToolCallAccumulator``), and a provider agent (``AgentMethods``,
-``create_keywords`` / ``layer_create_settings`` / ``check_reserved`` for its SDK call, the error
-helpers for its SDK's exceptions; ``output_json_schema`` / ``output_schema_name`` /
+``create_keywords`` / ``layer_create_settings`` / ``check_reserved`` / ``reply_settings`` /
+``split_system_envelopes`` for its SDK call, ``raise_mapped`` and the error helpers for its SDK's
+exceptions; ``output_json_schema`` / ``output_schema_name`` /
 ``strict_json_schema`` for structured output). The built-in providers import nothing else of
 llmbridge's than the names here and in ``llmbridge``. ``import llmbridge.kit`` imports no
 provider SDK.
@@ -29,6 +30,7 @@ from llmbridge._errors import (
 from llmbridge._functions import combine_functions
 from llmbridge._messages import MediaPart, ToolResult, ToolResultPart, result_text, split_result
 from llmbridge._output import OutputSchema, output_json_schema, output_schema_name
+from llmbridge.kit._agent import raise_mapped, reply_settings, split_system_envelopes
 from llmbridge.kit._checks import (
     SUPPORTED_IMAGE_TYPES,
     TEXT_DOCUMENT_TYPES,
@@ -127,14 +129,17 @@ __all__ = [
     "prepare_conversation",
     "provider_info",
     "provider_tags",
+    "raise_mapped",
     "redact_secrets",
     "register_provider",
+    "reply_settings",
     "result_text",
     "retry_after_seconds",
     "sanitize_identifier",
     "shorten_identifier",
     "speaker",
     "split_result",
+    "split_system_envelopes",
     "strict_json_schema",
     "tool_call_id_or_fallback",
     "unsupported_envelope",

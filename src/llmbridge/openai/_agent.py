@@ -8,9 +8,8 @@ exceptions to ``ProviderAPIError`` subclasses. Neutral messages need the connect
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Final, NoReturn, cast
+from typing import Any, ClassVar, Final, cast
 
-import httpx2
 import openai
 from openai.resources.chat.completions import AsyncCompletions
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
@@ -22,8 +21,6 @@ from llmbridge import (
     Message,
     MessageEnvelope,
     MiddlewareStreamingAgent,
-    ProviderResponseError,
-    UnsupportedMessageError,
     register_default_connector,
     register_message_connector,
 )
@@ -31,19 +28,22 @@ from llmbridge.kit import (
     AgentMethods,
     NoteLog,
     check_async_client,
-    check_reserved,
     checked_tool_choice,
     create_keywords,
-    layer_create_settings,
+)
+from llmbridge.openai._calls import (
+    create_reply,
+    envelope_dicts,
+    layer_settings,
+    set_if,
+    stream_envelopes,
 )
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
-from llmbridge.openai._errors import PROVIDER, malformed_stream_error, map_error
+from llmbridge.openai._errors import PROVIDER
 from llmbridge.openai._output import response_format
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 
 __all__ = ["OpenAIChatAgent"]
-
-TOO_DEEP: Final = "the reply is nested too deeply for the SDK to parse it as JSON"
 
 # Read once at import: the keywords this SDK's create() takes; other settings go in the body.
 _CREATE_KEYWORDS: Final = create_keywords(AsyncCompletions.create)
@@ -58,16 +58,9 @@ _BOTH_FORMATS: Final = (
 
 
 def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> None:
-    """Lay ``settings`` over ``arguments``: create() keywords as keywords, the rest in the body."""
-    if not settings:
-        return
-    check_reserved(settings, _RESERVED, "OpenAIChatAgent")
-    layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
-
-
-def _set_if(arguments: dict[str, Any], key: str, value: object) -> None:
-    if value is not None:
-        arguments[key] = value
+    layer_settings(
+        arguments, settings, reserved=_RESERVED, keywords=_CREATE_KEYWORDS, agent="OpenAIChatAgent"
+    )
 
 
 class OpenAIChatAgent(AgentMethods):
@@ -121,9 +114,9 @@ class OpenAIChatAgent(AgentMethods):
         self.functions: tuple[FunctionContract, ...] = tuple(functions or ())
         base: dict[str, Any] = {"model": model}
         _layer(base, create_kwargs)
-        _set_if(base, "temperature", temperature)
-        _set_if(base, "max_completion_tokens", max_tokens)
-        _set_if(base, "seed", seed)
+        set_if(base, "temperature", temperature)
+        set_if(base, "max_completion_tokens", max_tokens)
+        set_if(base, "seed", seed)
         self._base_arguments = base
         # Each "repaired" note of an output_schema transform is logged once per agent.
         self._schema_log = NoteLog(source=f"OpenAIChatAgent {name!r}")
@@ -132,19 +125,10 @@ class OpenAIChatAgent(AgentMethods):
         return f"OpenAIChatAgent(name={self.name!r}, model={self.model!r})"
 
     def _payloads(self, messages: Sequence[Message]) -> list[ChatCompletionMessageParam]:
-        payloads: list[ChatCompletionMessageParam] = []
-        has_system = False
-        for index, message in enumerate(messages):
-            content = message.content if isinstance(message, MessageEnvelope) else None
-            if not isinstance(content, dict):
-                raise UnsupportedMessageError(
-                    f"OpenAIChatAgent {self.name!r} takes only MessageEnvelope"
-                    f"[ChatCompletionMessageParam], got {_describe(message)}; register a "
-                    "connector (agent.register_message_connector()) to send neutral messages",
-                    index=index,
-                )
-            has_system = has_system or content.get("role") in _SYSTEM_ROLES
-            payloads.append(cast(ChatCompletionMessageParam, content))
+        payloads: list[ChatCompletionMessageParam] = envelope_dicts(
+            messages, agent=f"OpenAIChatAgent {self.name!r}", takes="ChatCompletionMessageParam"
+        )
+        has_system = any(payload.get("role") in _SYSTEM_ROLES for payload in payloads)
         if self.system_message is not None and not has_system:
             payloads.insert(0, {"role": "system", "content": self.system_message})
         return payloads
@@ -171,8 +155,8 @@ class OpenAIChatAgent(AgentMethods):
         if options is None:
             return arguments
         _layer(arguments, options.extra)
-        _set_if(arguments, "temperature", options.temperature)
-        _set_if(arguments, "max_completion_tokens", options.max_tokens)
+        set_if(arguments, "temperature", options.temperature)
+        set_if(arguments, "max_completion_tokens", options.max_tokens)
         if options.stop_sequences is not None:
             stop = list(options.stop_sequences)
             if len(stop) > MAX_STOP_SEQUENCES:
@@ -191,10 +175,6 @@ class OpenAIChatAgent(AgentMethods):
             self._schema_log.log(notes, ())
         return arguments
 
-    def _secrets(self) -> tuple[str | None, ...]:
-        api_key = getattr(self.client, "api_key", None)
-        return (api_key if isinstance(api_key, str) else None,)
-
     async def generate_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
     ) -> MessageEnvelope[ChatCompletion]:
@@ -205,22 +185,16 @@ class OpenAIChatAgent(AgentMethods):
         returns a JSON array or string as it is, not as a ``ChatCompletion``).
         """
         arguments = self.create_arguments(messages, options)
-        try:
-            completion: object = await self.client.chat.completions.create(**arguments)
-        except openai.APIError as exc:
-            self._raise(exc)
-        except RecursionError:
-            # The SDK's JSON parser gives up on a body nested thousands of levels deep.
-            raise ProviderResponseError(TOO_DEEP) from None
-        if not isinstance(completion, ChatCompletion):
-            raise ProviderResponseError(
-                "the reply is not an OpenAI chat completion: the HTTP 200 body is of type "
-                f"{type(completion).__name__}, not a JSON object",
-                response=completion,
-            )
+        completion = await create_reply(
+            self.client.chat.completions.create(**arguments),
+            self.client,
+            PROVIDER,
+            reply_type=ChatCompletion,
+            what="an OpenAI chat completion",
+        )
         return MessageEnvelope(completion, self.name)
 
-    async def generate_streaming_reply(
+    def generate_streaming_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
     ) -> AsyncIterator[MessageEnvelope[ChatCompletionChunk]]:
         """Stream the API's chunks, each in an envelope from this agent; usage comes last.
@@ -228,38 +202,16 @@ class OpenAIChatAgent(AgentMethods):
         A failure before or during the stream raises the mapped ``ProviderAPIError``; event data
         that is not JSON raises ``StreamInterruptedError`` (not retryable).
         """
-        arguments = self.create_arguments(messages, options)
-        arguments["stream"] = True
-        requested = arguments.get("stream_options") or {}
-        arguments["stream_options"] = {**requested, "include_usage": True}
-        try:
-            stream = await self.client.chat.completions.create(**arguments)
-        except openai.APIError as exc:
-            self._raise(exc)
-        chunks = cast(openai.AsyncStream[ChatCompletionChunk], stream)
-        iterator = chunks.__aiter__()
-        try:
-            while True:
-                # Only the SDK's own iteration is guarded: errors thrown in at `yield` pass by.
-                try:
-                    chunk = await iterator.__anext__()
-                except StopAsyncIteration:
-                    return
-                except openai.APIError as exc:
-                    self._raise(exc)
-                except httpx2.TransportError as exc:  # a dropped connection mid-body
-                    self._raise(exc, accepted_stream=True)
-                except (ValueError, RecursionError) as exc:  # json.loads gave up on the data
-                    raise malformed_stream_error(exc, secrets=self._secrets()) from exc
-                yield MessageEnvelope(chunk, self.name)
-        finally:
-            await chunks.close()
 
-    def _raise(self, exc: Exception, *, accepted_stream: bool = False) -> NoReturn:
-        mapped = map_error(exc, secrets=self._secrets(), accepted_stream=accepted_stream)
-        if mapped is None:
-            raise exc
-        raise mapped from exc
+        async def open_stream() -> openai.AsyncStream[ChatCompletionChunk]:
+            arguments = self.create_arguments(messages, options)
+            arguments["stream"] = True
+            requested = arguments.get("stream_options") or {}
+            arguments["stream_options"] = {**requested, "include_usage": True}
+            stream = await self.client.chat.completions.create(**arguments)
+            return cast(openai.AsyncStream[ChatCompletionChunk], stream)
+
+        return stream_envelopes(open_stream, self.client, PROVIDER, name=self.name)
 
     def register_message_connector(
         self, connector: Connector | None = None
@@ -269,12 +221,6 @@ class OpenAIChatAgent(AgentMethods):
         With no connector, a lenient ``OpenAIChatRequestMessageConnector`` is used.
         """
         return register_message_connector(self, connector)
-
-
-def _describe(message: Message) -> str:
-    if isinstance(message, MessageEnvelope):
-        return f"a MessageEnvelope of {type(message.content).__name__}"
-    return type(message).__name__
 
 
 register_default_connector(OpenAIChatAgent, OpenAIChatRequestMessageConnector)

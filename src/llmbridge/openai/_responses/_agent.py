@@ -8,9 +8,8 @@ item dicts, maps reply options to ``responses.create()`` arguments and SDK excep
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Final, NoReturn, cast
+from typing import Any, ClassVar, Final, cast
 
-import httpx2
 import openai
 from openai.resources.responses import AsyncResponses
 from openai.types.responses import Response, ResponseInputItemParam, ResponseStreamEvent
@@ -22,8 +21,6 @@ from llmbridge import (
     Message,
     MessageEnvelope,
     MiddlewareStreamingAgent,
-    ProviderResponseError,
-    UnsupportedMessageError,
     register_message_connector,
 )
 from llmbridge.kit import (
@@ -31,12 +28,16 @@ from llmbridge.kit import (
     NoteLog,
     OutputSchema,
     check_async_client,
-    check_reserved,
     checked_tool_choice,
     create_keywords,
-    layer_create_settings,
 )
-from llmbridge.openai._errors import malformed_stream_error, map_error
+from llmbridge.openai._calls import (
+    create_reply,
+    envelope_dicts,
+    layer_settings,
+    set_if,
+    stream_envelopes,
+)
 from llmbridge.openai._output import text_format
 from llmbridge.openai._responses._items import PROVIDER
 from llmbridge.openai._responses._tools import responses_tool_choice, responses_tools
@@ -50,20 +51,16 @@ ENCRYPTED_REASONING: Final = "reasoning.encrypted_content"
 _CREATE_KEYWORDS: Final = create_keywords(AsyncResponses.create)
 # Set by the agent itself: from its constructor, the conversation and the calling path.
 _RESERVED: Final = frozenset({"model", "input", "instructions", "stream"})
-_TOO_DEEP: Final = "the reply is nested too deeply for the SDK to parse it as JSON"
 
 
 def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> None:
-    """Lay ``settings`` over ``arguments``: create() keywords as keywords, the rest in the body."""
-    if not settings:
-        return
-    check_reserved(settings, _RESERVED, "OpenAIResponsesAgent")
-    layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
-
-
-def _set_if(arguments: dict[str, Any], key: str, value: object) -> None:
-    if value is not None:
-        arguments[key] = value
+    layer_settings(
+        arguments,
+        settings,
+        reserved=_RESERVED,
+        keywords=_CREATE_KEYWORDS,
+        agent="OpenAIResponsesAgent",
+    )
 
 
 def _with_encrypted_reasoning(arguments: dict[str, Any]) -> None:
@@ -128,9 +125,9 @@ class OpenAIResponsesAgent(AgentMethods):
         base: dict[str, Any] = {"model": model, "store": store}
         _layer(base, create_kwargs)
         _with_encrypted_reasoning(base)
-        _set_if(base, "instructions", system_message)
-        _set_if(base, "temperature", temperature)
-        _set_if(base, "max_output_tokens", max_output_tokens)
+        set_if(base, "instructions", system_message)
+        set_if(base, "temperature", temperature)
+        set_if(base, "max_output_tokens", max_output_tokens)
         self._base_arguments = base
         # Each "repaired" note of an output_schema transform is logged once per agent.
         self._schema_log = NoteLog(source=f"OpenAIResponsesAgent {name!r}")
@@ -139,17 +136,9 @@ class OpenAIResponsesAgent(AgentMethods):
         return f"OpenAIResponsesAgent(name={self.name!r}, model={self.model!r})"
 
     def _items(self, messages: Sequence[Message]) -> list[ResponseInputItemParam]:
-        items: list[ResponseInputItemParam] = []
-        for index, message in enumerate(messages):
-            content = message.content if isinstance(message, MessageEnvelope) else None
-            if not isinstance(content, dict):
-                raise UnsupportedMessageError(
-                    f"OpenAIResponsesAgent {self.name!r} takes only MessageEnvelope"
-                    f"[ResponseInputItemParam], got {_describe(message)}; register a connector "
-                    "(agent.register_message_connector()) to send neutral messages",
-                    index=index,
-                )
-            items.append(cast(ResponseInputItemParam, content))
+        items: list[ResponseInputItemParam] = envelope_dicts(
+            messages, agent=f"OpenAIResponsesAgent {self.name!r}", takes="ResponseInputItemParam"
+        )
         return items
 
     def create_arguments(
@@ -181,8 +170,8 @@ class OpenAIResponsesAgent(AgentMethods):
         _layer(arguments, options.extra)
         if options.extra and "include" in options.extra:
             _with_encrypted_reasoning(arguments)
-        _set_if(arguments, "temperature", options.temperature)
-        _set_if(arguments, "max_output_tokens", options.max_tokens)
+        set_if(arguments, "temperature", options.temperature)
+        set_if(arguments, "max_output_tokens", options.max_tokens)
         tool_choice = checked_tool_choice(options.tool_choice, [tool["name"] for tool in tools])
         if tool_choice is not None:
             arguments["tool_choice"] = responses_tool_choice(tool_choice)
@@ -200,10 +189,6 @@ class OpenAIResponsesAgent(AgentMethods):
         self._schema_log.log(notes, ())
         return {**(text or {}), "format": format_}
 
-    def _secrets(self) -> tuple[str | None, ...]:
-        api_key = getattr(self.client, "api_key", None)
-        return (api_key if isinstance(api_key, str) else None,)
-
     async def generate_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
     ) -> MessageEnvelope[Response]:
@@ -213,22 +198,16 @@ class OpenAIResponsesAgent(AgentMethods):
         ``ProviderResponseError`` when the HTTP 200 body is not a JSON object.
         """
         arguments = self.create_arguments(messages, options)
-        try:
-            response: object = await self.client.responses.create(**arguments)
-        except openai.APIError as exc:
-            self._raise(exc)
-        except RecursionError:
-            # The SDK's JSON parser gives up on a body nested thousands of levels deep.
-            raise ProviderResponseError(_TOO_DEEP) from None
-        if not isinstance(response, Response):
-            raise ProviderResponseError(
-                "the reply is not an OpenAI response: the HTTP 200 body is of type "
-                f"{type(response).__name__}, not a JSON object",
-                response=response,
-            )
+        response = await create_reply(
+            self.client.responses.create(**arguments),
+            self.client,
+            PROVIDER,
+            reply_type=Response,
+            what="an OpenAI response",
+        )
         return MessageEnvelope(response, self.name)
 
-    async def generate_streaming_reply(
+    def generate_streaming_reply(
         self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
     ) -> AsyncIterator[MessageEnvelope[ResponseStreamEvent]]:
         """Stream the API's events, each in an envelope from this agent.
@@ -236,38 +215,14 @@ class OpenAIResponsesAgent(AgentMethods):
         A failure before or during the stream raises the mapped ``ProviderAPIError``; event data
         that is not JSON raises ``StreamInterruptedError`` (not retryable).
         """
-        arguments = self.create_arguments(messages, options)
-        arguments["stream"] = True
-        try:
-            stream = await self.client.responses.create(**arguments)
-        except openai.APIError as exc:
-            self._raise(exc)
-        events = cast(openai.AsyncStream[ResponseStreamEvent], stream)
-        iterator = events.__aiter__()
-        try:
-            while True:
-                # Only the SDK's own iteration is guarded: errors thrown in at `yield` pass by.
-                try:
-                    event = await iterator.__anext__()
-                except StopAsyncIteration:
-                    return
-                except openai.APIError as exc:
-                    self._raise(exc)
-                except httpx2.TransportError as exc:  # a dropped connection mid-body
-                    self._raise(exc, accepted_stream=True)
-                except (ValueError, RecursionError) as exc:  # json.loads gave up on the data
-                    raise malformed_stream_error(exc, secrets=self._secrets()) from exc
-                yield MessageEnvelope(event, self.name)
-        finally:
-            await events.close()
 
-    def _raise(self, exc: Exception, *, accepted_stream: bool = False) -> NoReturn:
-        mapped = map_error(
-            exc, secrets=self._secrets(), accepted_stream=accepted_stream, provider=PROVIDER
-        )
-        if mapped is None:
-            raise exc
-        raise mapped from exc
+        async def open_stream() -> openai.AsyncStream[ResponseStreamEvent]:
+            arguments = self.create_arguments(messages, options)
+            arguments["stream"] = True
+            stream = await self.client.responses.create(**arguments)
+            return cast(openai.AsyncStream[ResponseStreamEvent], stream)
+
+        return stream_envelopes(open_stream, self.client, PROVIDER, name=self.name)
 
     def register_message_connector(
         self, connector: Connector | None = None
@@ -277,9 +232,3 @@ class OpenAIResponsesAgent(AgentMethods):
         With no connector, the default registered for this agent type is used.
         """
         return register_message_connector(self, connector)
-
-
-def _describe(message: Message) -> str:
-    if isinstance(message, MessageEnvelope):
-        return f"a MessageEnvelope of {type(message.content).__name__}"
-    return type(message).__name__
