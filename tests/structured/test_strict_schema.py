@@ -341,11 +341,12 @@ def _null_for_absent(value: Any, schema: dict[str, Any], defs: dict[str, Any]) -
     ``null``, at every depth (``value`` as a model's ``model_dump(exclude_unset=True)``)."""
     if "$ref" in schema:
         schema = defs[schema["$ref"].removeprefix("#/$defs/")]
+    branches = [b for b in schema.get("anyOf", ()) if b.get("type") != "null"]
+    # An optional list or object (``anyOf`` with null) is mapped through its one non-null branch.
+    if value is not None and len(branches) == 1:
+        return _null_for_absent(value, branches[0], defs)
     if isinstance(value, list) and "items" in schema:
         return [_null_for_absent(item, schema["items"], defs) for item in value]
-    branches = [b for b in schema.get("anyOf", ()) if b.get("type") != "null"]
-    if isinstance(value, dict) and len(branches) == 1:
-        return _null_for_absent(value, branches[0], defs)
     if not isinstance(value, dict) or "properties" not in schema:
         return value
     return {
