@@ -1,8 +1,9 @@
 """Structured output: ask each provider for JSON that fits a pydantic model, then parse it.
 
 One option, ``GenerateReplyOptions(output_schema=Model)``, becomes each provider's own
-mechanism with the schema in the dialect it accepts (OpenAI: a strict ``json_schema``
-``response_format``; Anthropic: ``output_config.format``); ``parse_output`` turns the reply
+mechanism with the schema in the dialect it accepts (OpenAI Chat: a strict ``json_schema``
+``response_format``; OpenAI Responses: ``text.format``; Anthropic: ``output_config.format``;
+Gemini: ``responseJsonSchema``); ``parse_output`` turns the reply
 into a validated model instance, or raises ``OutputValidationError`` with the text.
 
     python examples/structured_output.py          # offline: the scripted provider answers
@@ -29,7 +30,7 @@ from llmbridge import (
 )
 from llmbridge.anthropic import AnthropicChatAgent
 from llmbridge.gemini import GeminiChatAgent
-from llmbridge.openai import OpenAIChatAgent
+from llmbridge.openai import OpenAIChatAgent, OpenAIResponsesAgent
 from llmbridge.testing import ScriptedProvider
 
 LIVE = "--live" in sys.argv[1:]
@@ -62,6 +63,10 @@ def make_agent(provider: str, offline: ScriptedProvider) -> MiddlewareStreamingA
         openai_client = openai.AsyncOpenAI() if LIVE else offline.openai_client()
         agent = OpenAIChatAgent(openai_client, name="planner", model="gpt-4o-mini")
         return agent.register_message_connector()
+    if provider == "openai-responses":
+        responses_client = openai.AsyncOpenAI() if LIVE else offline.openai_client()
+        responses = OpenAIResponsesAgent(responses_client, name="planner", model="gpt-5-mini")
+        return responses.register_message_connector()
     if provider == "anthropic":
         anthropic_client = anthropic.AsyncAnthropic() if LIVE else offline.anthropic_client()
         return AnthropicChatAgent(
@@ -74,9 +79,9 @@ def make_agent(provider: str, offline: ScriptedProvider) -> MiddlewareStreamingA
 
 
 async def main() -> None:
-    offline = ScriptedProvider([ANSWER] * 3)
+    offline = ScriptedProvider([ANSWER] * 4)
     options = GenerateReplyOptions(output_schema=Trip, max_tokens=800)
-    for provider in ("openai", "anthropic", "gemini"):
+    for provider in ("openai", "openai-responses", "anthropic", "gemini"):
         reply = await make_agent(provider, offline).send(
             "Plan five slow nights along the Rhine.", options=options
         )
@@ -90,9 +95,10 @@ async def main() -> None:
             print(f"   {stop.city}: {stop.nights}")
     if not LIVE:
         # The request shapes each provider got for the same model, as sent over the wire.
-        openai_body, anthropic_body, gemini_body = offline.bodies()
+        openai_body, responses_body, anthropic_body, gemini_body = offline.bodies()
         shapes = {
             "openai response_format": openai_body["response_format"]["json_schema"]["name"],
+            "openai-responses text.format": responses_body["text"]["format"]["name"],
             "anthropic output_config": sorted(anthropic_body["output_config"]["format"]),
             "gemini generationConfig": sorted(gemini_body["generationConfig"]),
         }

@@ -30,7 +30,7 @@ EXPECTED = {
     "Anthropic ('openai')",
     "documents.py": "AnthropicChatAgent: Q3 revenue up 12%.",
     "tool_images.py": '"text": "[result of call_chart]"',
-    "structured_output.py": "== gemini: Rhine by train, 5 nights\n   Basel: 2",
+    "structured_output.py": "== openai-responses: Rhine by train, 5 nights\n   Basel: 2",
 }
 
 

@@ -4,12 +4,14 @@ exact request bodies sent by the real SDK clients (API.md 17)."""
 from __future__ import annotations
 
 import copy
+import json
 import logging
 from typing import Any
 
 import anthropic
 import httpx
 import pytest
+import respx
 
 from llmbridge import (
     GenerateReplyOptions,
@@ -24,15 +26,21 @@ from llmbridge import (
 )
 from llmbridge.anthropic import AnthropicChatAgent
 from llmbridge.kit import strict_json_schema
-from llmbridge.openai import OpenAIChatAgent
+from llmbridge.openai import OpenAIChatAgent, OpenAIResponsesAgent
 from llmbridge.testing import (
     ScriptedProvider,
     openai_chunk,
+    openai_client,
     openai_completion,
+    openai_response,
+    openai_response_events,
+    openai_response_message,
+    openai_responses_sse_response,
     openai_sse_response,
 )
 from tests.anthropic.wire import assert_valid_request
 from tests.openai import wire
+from tests.openai_responses import wire as responses_wire
 from tests.structured.models import DICT_SCHEMA, LISTING, LISTING_JSON, Listing
 from tests.structured.providers import TAGS, Served
 
@@ -238,3 +246,22 @@ async def test_a_reply_cut_at_the_token_limit_is_an_output_validation_error(
     with pytest.raises(OutputValidationError, match="cut off") as caught:
         parse_output(reply, Listing)
     assert caught.value.text == LISTING_JSON[:30]
+
+
+@pytest.mark.parametrize("path", ["send", "stream"])
+async def test_a_responses_refusal_part_stays_a_refusal_error(path: str) -> None:
+    response = openai_response([openai_response_message(refusal="I can't help with that")])
+    router = respx.Router(assert_all_called=False)
+    if path == "send":
+        router.route().mock(return_value=httpx.Response(200, json=response))
+    else:
+        router.route().mock(
+            return_value=openai_responses_sse_response(openai_response_events(response))
+        )
+    agent = OpenAIResponsesAgent(
+        openai_client(router), name="assistant", model="gpt-5-mini"
+    ).register_message_connector()
+    with pytest.raises(RefusalError):
+        await (send if path == "send" else final)(agent, "Describe", options=OPTIONS)
+    assert len(router.calls) == 1
+    responses_wire.check_request_body(json.loads(router.calls[0].request.content))
