@@ -101,5 +101,7 @@ def histories(draw: st.DrawFn, producer: str, target: str, *, start: bool) -> Hi
             messages.append(ToolCallAggregateMessage(reply, results, AGENT))
         else:
             messages += [reply, results]
+    # The request of a real agent loop ends with the user's turn; Gemini refuses one ending
+    # with a model turn, so every target gets this closing turn alike.
     messages.append(TextMessage(Role.USER, "Go on."))
     return History(messages, tuple(replies))

@@ -150,20 +150,22 @@ def test_a_message_without_neutral_form_goes_back_to_its_own_provider_as_it_is(
     ("stdin", "expected"),
     [
         ("[]", r"error: --from {source} reads a JSON object \(what --to {source} .*\), got list"),
-        ('{"messages": [], "model": "m"}', r"error: field 'model': .*unknown key\(s\) \['model'\]"),
-        ('{"messages": {}}', r"error: field 'messages': .*messages must be a list"),
+        ('{"{key}": [], "model": "m"}', r"error: field 'model': .*unknown key\(s\) \['model'\]"),
+        ('{"{key}": {}}', r"error: field '{key}': .*{key} must be a list"),
         ("{", r"error: not valid JSON \(JSONDecodeError: .*\)"),
     ],
-    ids=["not an object", "an unknown key", "messages not a list", "not JSON"],
+    ids=["not an object", "an unknown key", "the message list not a list", "not JSON"],
 )
 def test_a_payload_of_another_shape_is_one_error_line(
     capsys: pytest.CaptureFixture[str], source: str, stdin: str, expected: str
 ) -> None:
+    key = WINGS[source].items_key
+    stdin = stdin.replace("{key}", key)
     code, out, err = run(capsys, "convert", "--from", source, "--to", TAGS[0], stdin=stdin)
 
     assert (code, out) == (2, "")
     assert len(err) == 1, err
-    assert re.fullmatch(expected.format(source=source), err[0]), err[0]
+    assert re.fullmatch(expected.format(source=source, key=key), err[0]), err[0]
 
 
 def test_every_registered_wing_has_an_entry() -> None:

@@ -16,24 +16,41 @@ from dataclasses import dataclass
 from typing import Any
 
 from anthropic.types import Message as AnthropicMessage
+from google.genai import types as gemini_types
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
+from openai.types.responses import Response
 
 from llmbridge import Message, ToolCall
 from llmbridge.anthropic import AnthropicMessageConnector, to_anthropic
+from llmbridge.gemini import GeminiMessageConnector, to_gemini
 from llmbridge.kit import ProviderRequest, provider_tags
-from llmbridge.openai import OpenAIChatRequestMessageConnector, to_openai
+from llmbridge.openai import (
+    OpenAIChatRequestMessageConnector,
+    OpenAIResponsesConnector,
+    to_openai,
+    to_openai_responses,
+)
 from llmbridge.testing import (
     ScriptedProvider,
     anthropic_message,
     anthropic_text_block,
     anthropic_thinking_block,
     anthropic_tool_use_block,
+    gemini_function_call_part,
+    gemini_response,
+    gemini_text_part,
     openai_completion,
+    openai_response,
+    openai_response_function_call,
+    openai_response_message,
+    openai_response_reasoning,
 )
 from tests.anthropic.wire import assert_valid_request
 from tests.corpus import AGENT
+from tests.gemini import wire as gemini_wire
 from tests.openai import wire as openai_wire
+from tests.openai_responses import wire as responses_wire
 
 ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
@@ -56,8 +73,8 @@ class Wing:
     issues, ``check`` a ``request_payload`` payload (or a request body) with its strict wire
     validator, ``malformed``: a payload whose message ``malformed_index`` its import cannot
     map, ``convert`` (its ``to_x`` for ``AGENT``, lenient), ``client``: its SDK client over a
-    ``ScriptedProvider``, and ``sent_ids``: the tool-call ids of a body's calls and of its
-    results, in order."""
+    ``ScriptedProvider``, ``sent_ids``: the tool-call ids of a body's calls and of its
+    results, in order, and ``items_key``: the payload key holding its message list."""
 
     tag: str
     produce: Callable[[ReplySpec], Message]
@@ -68,6 +85,7 @@ class Wing:
     convert: Callable[[Sequence[Message]], ProviderRequest]
     client: Callable[[ScriptedProvider], Any]
     sent_ids: Callable[[Mapping[str, Any]], tuple[list[str], list[str]]]
+    items_key: str
 
 
 def _openai_reply(spec: ReplySpec) -> Message:
@@ -87,6 +105,34 @@ def _anthropic_reply(spec: ReplySpec) -> Message:
     return AnthropicMessageConnector().convert_reply(message, agent_name=AGENT)
 
 
+def _responses_reply(spec: ReplySpec) -> Message:
+    items = [openai_response_reasoning(spec.thinking, item_id="rs_01")] if spec.thinking else []
+    if spec.text:
+        items.append(openai_response_message(spec.text, item_id="msg_01"))
+    items += [
+        openai_response_function_call(name, json.dumps(args), call_id=i)
+        for i, name, args in spec.calls
+    ]
+    response = Response.model_validate(openai_response(items))
+    return OpenAIResponsesConnector().convert_reply(response, agent_name=AGENT)
+
+
+def _gemini_reply(spec: ReplySpec) -> Message:
+    # Gemini 3 signs the first part of a turn (its first call when it calls), as the API does.
+    signature = "c2lnLTAx"
+    parts = [gemini_text_part(spec.thinking, thought=True)] if spec.thinking else []
+    if spec.text:
+        parts.append(gemini_text_part(spec.text))
+    parts += [
+        gemini_function_call_part(
+            name, args, call_id=i, thought_signature=signature if not n else None
+        )
+        for n, (i, name, args) in enumerate(spec.calls)
+    ]
+    response = gemini_types.GenerateContentResponse.model_validate(gemini_response(parts))
+    return GeminiMessageConnector().convert_reply(response, agent_name=AGENT)
+
+
 def _openai_ids(body: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     messages = body["messages"]
     calls = [c["id"] for m in messages for c in m.get("tool_calls", ())]
@@ -97,6 +143,18 @@ def _anthropic_ids(body: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     blocks = [b for m in body["messages"] if isinstance(m["content"], list) for b in m["content"]]
     calls = [b["id"] for b in blocks if b["type"] == "tool_use"]
     return calls, [b["tool_use_id"] for b in blocks if b["type"] == "tool_result"]
+
+
+def _responses_ids(body: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    items = body["input"]
+    calls = [i["call_id"] for i in items if i.get("type") == "function_call"]
+    return calls, [i["call_id"] for i in items if i.get("type") == "function_call_output"]
+
+
+def _gemini_ids(body: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    parts = [p for c in body["contents"] for p in c["parts"]]
+    calls = [p["function_call"].get("id", "") for p in parts if "function_call" in p]
+    return calls, [p["function_response"].get("id", "") for p in parts if "function_response" in p]
 
 
 def _ids(prefix: str, size: int) -> st.SearchStrategy[str]:
@@ -119,6 +177,7 @@ WINGS: dict[str, Wing] = {
         lambda messages: to_openai(messages, agent_name=AGENT),
         ScriptedProvider.openai_client,
         _openai_ids,
+        "messages",
     ),
     "anthropic": Wing(
         "anthropic",
@@ -135,6 +194,38 @@ WINGS: dict[str, Wing] = {
         lambda messages: to_anthropic(messages, agent_name=AGENT),
         ScriptedProvider.anthropic_client,
         _anthropic_ids,
+        "messages",
+    ),
+    "openai-responses": Wing(
+        "openai-responses",
+        _responses_reply,
+        _ids("call_", 24),
+        lambda payload: responses_wire.check_input(payload["input"]),
+        {"input": [{"role": "user", "content": "Hi"}, {"type": "item_reference", "id": "msg_1"}]},
+        1,
+        lambda messages: to_openai_responses(messages, agent_name=AGENT),
+        ScriptedProvider.openai_client,
+        _responses_ids,
+        "input",
+    ),
+    "gemini": Wing(
+        "gemini",
+        _gemini_reply,
+        _ids("", 8),
+        gemini_wire.check_request_body,
+        {
+            "contents": [
+                {"role": "user", "parts": [{"text": "Hi"}]},
+                # a model turn, so the write-back does not merge it into the user turn before
+                {"role": "model", "parts": [{"text": "x", "video_metadata": {}}]},
+                {"role": "user", "parts": [{"text": "Go on."}]},
+            ]
+        },
+        1,
+        lambda messages: to_gemini(messages, agent_name=AGENT),
+        ScriptedProvider.gemini_client,
+        _gemini_ids,
+        "contents",
     ),
 }
 """One entry per wing; the key is its provider tag."""

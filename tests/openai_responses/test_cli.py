@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from llmbridge import Role, TextMessage, ToolCall, ToolCallMessage, dump_messages
+from llmbridge import (
+    InvalidMessageError,
+    Role,
+    TextMessage,
+    ToolCall,
+    ToolCallMessage,
+    ToolCallResultMessage,
+    dump_messages,
+)
 from llmbridge.cli import main
 from llmbridge.kit import load_provider, provider_info
 from tests.openai_responses.wire import check_input
@@ -113,3 +122,50 @@ def test_invalid_input_is_one_error_line_and_exit_2(
     code, out, err = run(capsys, "convert", "--to", "openai-responses", *flags, stdin=stdin)
 
     assert (code, out, err) == (2, "", [error])
+
+
+def test_the_payload_imports_back() -> None:
+    wing = load_provider("openai-responses")
+    call = ToolCall("get_weather", '{"city": "Paris"}', tool_call_id="call_1")
+    conversation = [
+        TextMessage(Role.USER, "Weather?"),
+        ToolCallMessage([call], "a", content="Checking."),
+        ToolCallResultMessage([replace(call, result="sun")]),
+    ]
+    payload, _ = wing.request_payload(
+        conversation, agent_name="a", strict_mode=False, name_policy="drop"
+    )
+
+    imported = wing.import_payload(payload, agent_name="a", strict_mode=True)
+
+    check_input(payload["input"])
+    again, _ = wing.request_payload(imported, agent_name="a", strict_mode=False, name_policy="drop")
+    assert again == payload
+    assert [item.get("type", "message") for item in payload["input"]] == [
+        "message",
+        "message",
+        "function_call",
+        "function_call_output",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        pytest.param({"messages": []}, "messages", id="another provider's payload"),
+        pytest.param({"input": {}}, "input", id="input not a list"),
+        pytest.param({}, "input", id="no input"),
+    ],
+)
+def test_a_payload_of_another_shape_is_refused(payload: dict[str, object], field: str) -> None:
+    with pytest.raises(InvalidMessageError) as raised:
+        load_provider("openai-responses").import_payload(payload, agent_name="a", strict_mode=False)
+    assert raised.value.field == field
+
+
+def test_an_item_without_neutral_form_is_refused_in_strict_mode_naming_its_index() -> None:
+    payload = {"input": [{"role": "user", "content": "Hi"}, {"type": "item_reference", "id": "m"}]}
+
+    with pytest.raises(InvalidMessageError) as raised:
+        load_provider("openai-responses").import_payload(payload, agent_name="a", strict_mode=True)
+    assert raised.value.index == 1

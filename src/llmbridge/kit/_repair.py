@@ -150,15 +150,8 @@ class IdAssigner:
 
 
 def _with_calls(message: ToolCallMessage, calls: list[ToolCall]) -> ToolCallMessage:
-    return ToolCallMessage(
-        calls,
-        message.from_,
-        content=message.content,
-        reasoning=message.reasoning,
-        usage=message.usage,
-        finish_reason=message.finish_reason,
-        raw=message.raw,
-    )
+    # replace() keeps every other field, provider_data among them (a reply's item ids).
+    return replace(message, tool_calls=tuple(calls))
 
 
 def move_interruptions(

@@ -39,14 +39,24 @@ def import_payload(
     Raises ``InvalidMessageError`` for another top-level key or ``messages`` not a list, and
     (strict) for a message that cannot be imported, naming its index.
     """
-    shape = 'an OpenAI Chat payload is {"messages": [...]}'
-    unknown = sorted(set(payload) - {"messages"})
+    messages = payload_list(payload, "messages", "an OpenAI Chat payload")
+    return from_openai_messages(messages, agent_name=agent_name, strict_mode=strict_mode)
+
+
+def payload_list(payload: Mapping[str, Any], key: str, what: str) -> list[Any]:
+    """The list under ``key``, the one key of an OpenAI payload ``what`` (both OpenAI APIs
+    write one list under one key).
+
+    Raises ``InvalidMessageError`` (``field`` the key) for another key or a value not a list.
+    """
+    shape = f'{what} is {{"{key}": [...]}}'
+    unknown = sorted(set(payload) - {key})
     if unknown:
         raise InvalidMessageError(f"{shape}; unknown key(s) {unknown}", field=unknown[0])
-    messages = payload.get("messages")
-    if not isinstance(messages, list):
-        raise InvalidMessageError(f"{shape}; messages must be a list", field="messages")
-    return from_openai_messages(messages, agent_name=agent_name, strict_mode=strict_mode)
+    items = payload.get(key)
+    if not isinstance(items, list):
+        raise InvalidMessageError(f"{shape}; {key} must be a list", field=key)
+    return items
 
 
 def sdk_client(*, api_key: str | None, http_client: Any, max_retries: int) -> openai.AsyncOpenAI:
