@@ -253,3 +253,13 @@ def test_live_printer_prints_unstreamed_text_once() -> None:
     assert sent.getvalue() == (
         "Hello.\n=> TextMessage role=assistant from=assistant (finish_reason=stop)\n"
     )
+
+
+def test_the_live_hint_names_each_key_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # Both OpenAI wings read OPENAI_API_KEY: the hint must not list it twice.
+    output = run_demo(capsys, "--no-stream")
+
+    hint = next(line for line in output.splitlines() if "the real APIs (needs" in line)
+    assert hint.count("OPENAI_API_KEY") == 1
+    assert "GEMINI_API_KEY" in hint
+    assert "ANTHROPIC_API_KEY" in hint

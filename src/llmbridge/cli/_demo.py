@@ -65,7 +65,7 @@ KEY_VARIABLES: Final[dict[Provider, str]] = {
 _TITLES: Final[dict[Provider, str]] = {tag: provider_info(tag).title for tag in PROVIDERS}
 _NEXT_STEPS: Final = (
     ("demo --no-stream", "the same with send() instead of stream()"),
-    ("demo --live", f"the real APIs (needs {' / '.join(KEY_VARIABLES.values())})"),
+    ("demo --live", f"the real APIs (needs {' / '.join(dict.fromkeys(KEY_VARIABLES.values()))})"),
     ("convert --to anthropic examples/conversation.json", "a neutral JSON file -> a payload"),
     ("--help", "every option"),
 )
