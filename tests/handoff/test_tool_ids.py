@@ -81,6 +81,18 @@ ROWS: dict[str, tuple[str, list[str | None], list[str], dict[str, str]]] = {
         ["f_0", "f_1"],
         {},
     ),
+    "openai-responses: long ids and ids with | and . are sent as they are": (
+        "openai-responses",
+        [LONG, "a|b", "fn.a:1"],
+        [LONG, "a|b", "fn.a:1"],
+        {},
+    ),
+    "openai-responses: calls without ids get the position fallback": (
+        "openai-responses",
+        [None, None],
+        ["f_0", "f_1"],
+        {},
+    ),
 }
 # Rows of registered wings only, each named by its rule.
 TARGETS = [pytest.param(*row, id=name) for name, row in ROWS.items() if row[0] in WINGS]
