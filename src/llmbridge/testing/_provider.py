@@ -21,21 +21,10 @@ import httpx
 import respx
 
 from llmbridge._messages import Role, TextMessage, ToolCall, ToolCallMessage
-from llmbridge.testing._anthropic import (
-    anthropic_message,
-    anthropic_sse,
-    anthropic_stream_events,
-    anthropic_text_block,
-    anthropic_thinking_block,
-    anthropic_tool_use_block,
-)
-from llmbridge.testing._openai import (
-    openai_chunk,
-    openai_completion,
-    openai_sse,
-    openai_text_chunks,
-    openai_tool_call_chunks,
-    openai_usage,
+from llmbridge.testing._provider_anthropic import (
+    ANTHROPIC_PATH,
+    anthropic_body,
+    anthropic_frames,
 )
 from llmbridge.testing._provider_gemini import (
     GEMINI_PATH,
@@ -45,8 +34,8 @@ from llmbridge.testing._provider_gemini import (
     gemini_script_error,
     is_gemini_stream,
 )
+from llmbridge.testing._provider_openai import OPENAI_PATH, openai_chat_body, openai_chat_frames
 from llmbridge.testing._scripted_responses import scripted_response, scripted_response_sse
-from llmbridge.testing._scripted_responses import words as _words
 from llmbridge.testing._transport import anthropic_client, gemini_client, openai_client
 
 if TYPE_CHECKING:
@@ -62,19 +51,8 @@ ScriptedReply: TypeAlias = TextMessage | ToolCallMessage | str | httpx.Response
 ProviderName: TypeAlias = Literal["openai", "openai-responses", "anthropic", "gemini"]
 
 # Matched on the path only, so clients with another base URL (a proxy, a gateway) work too.
-_OPENAI_PATH: Final = r"/chat/completions$"
 _RESPONSES_PATH: Final = r"/responses$"
-_ANTHROPIC_PATH: Final = r"/messages$"
 
-# Neutral finish reason -> (OpenAI finish_reason, Anthropic stop_reason).
-_FINISH_REASONS: Final[dict[str, tuple[str, str]]] = {
-    "stop": ("stop", "end_turn"),
-    "length": ("length", "max_tokens"),
-    "tool_calls": ("tool_calls", "tool_use"),
-    "refusal": ("stop", "refusal"),
-    "content_filter": ("content_filter", "refusal"),
-    "pause": ("stop", "pause_turn"),
-}
 _ID_PREFIXES: Final[dict[ProviderName, str]] = {
     "openai": "call_",
     "openai-responses": "call_",
@@ -204,9 +182,9 @@ class ScriptedProvider:
         self.chunk_delay = chunk_delay
         self.requests: list[ScriptedRequest] = []
         self.router = respx.Router(assert_all_called=False)
-        self.router.post(path__regex=_OPENAI_PATH).mock(side_effect=self._answer_openai)
+        self.router.post(path__regex=OPENAI_PATH).mock(side_effect=self._answer_openai)
         self.router.post(path__regex=_RESPONSES_PATH).mock(side_effect=self._answer_responses)
-        self.router.post(path__regex=_ANTHROPIC_PATH).mock(side_effect=self._answer_anthropic)
+        self.router.post(path__regex=ANTHROPIC_PATH).mock(side_effect=self._answer_anthropic)
         self.router.post(path__regex=GEMINI_PATH).mock(side_effect=self._answer_gemini)
 
     def __repr__(self) -> str:
@@ -251,36 +229,29 @@ class ScriptedProvider:
         if isinstance(reply, httpx.Response):
             return reply
         last = self.requests[-1]
-        model = last.body.get("model", "gpt-4o-mini")
+        usage = self._usage(reply, last.body)
         calls = self._with_ids("openai", reply.calls)
-        finish = _FINISH_REASONS.get(reply.finish_reason, (reply.finish_reason,) * 2)[0]
-        usage = openai_usage(*self._usage(reply, last.body))
+        model = last.body.get("model", "gpt-4o-mini")
         if not last.stream:
-            completion = openai_completion(
-                reply.text or None,
-                tool_calls=calls,
-                finish_reason=finish,
+            body = openai_chat_body(
+                text=reply.text,
+                reasoning=reply.reasoning,
+                calls=calls,
+                finish_reason=reply.finish_reason,
                 usage=usage,
-                reasoning_content=reply.reasoning or None,
                 model=model,
             )
-            return httpx.Response(200, json=completion)
+            return httpx.Response(200, json=body)
         wants_usage = bool((last.body.get("stream_options") or {}).get("include_usage"))
-        stream_usage = usage if wants_usage else None
-        if calls:
-            chunks = openai_tool_call_chunks(
-                calls, content=reply.text or None, finish_reason=finish, usage=stream_usage
-            )
-            # Reasoning streams first, right after the opening role chunk.
-            chunks[1:1] = [openai_chunk({"reasoning_content": p}) for p in _words(reply.reasoning)]
-        else:
-            chunks = openai_text_chunks(
-                _words(reply.text),
-                reasoning=_words(reply.reasoning),
-                finish_reason=finish,
-                usage=stream_usage,
-            )
-        return _sse_response(openai_sse({**c, "model": model} for c in chunks), self.chunk_delay)
+        frames = openai_chat_frames(
+            text=reply.text,
+            reasoning=reply.reasoning,
+            calls=calls,
+            finish_reason=reply.finish_reason,
+            usage=usage if wants_usage else None,
+            model=model,
+        )
+        return _sse_response(frames, self.chunk_delay)
 
     def _answer_responses(self, request: httpx.Request) -> httpx.Response:
         reply = self._next("openai-responses", request)
@@ -305,24 +276,20 @@ class ScriptedProvider:
         if isinstance(reply, httpx.Response):
             return reply
         last = self.requests[-1]
-        try:
-            blocks = self._anthropic_blocks(reply)
-        except ValueError as error:
-            return _script_error("anthropic", str(error))
-        stop = _FINISH_REASONS.get(reply.finish_reason, (reply.finish_reason,) * 2)[1]
-        input_tokens, output_tokens = self._usage(reply, last.body)
-        message = anthropic_message(
-            blocks,
-            stop_reason=stop,
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            message_id=f"msg_{len(self.requests):04d}",
+        message = anthropic_body(
+            text=reply.text,
+            reasoning=reply.reasoning,
+            calls=self._with_ids("anthropic", reply.calls),
+            finish_reason=reply.finish_reason,
+            usage=self._usage(reply, last.body),
+            turn=len(self.requests),
             model=last.body.get("model", "claude-test"),
         )
+        if isinstance(message, str):
+            return _script_error("anthropic", message)
         if not last.stream:
             return httpx.Response(200, json=message)
-        events = _word_deltas(anthropic_stream_events(message, pieces=1))
-        return _sse_response(anthropic_sse(events), self.chunk_delay)
+        return _sse_response(anthropic_frames(message), self.chunk_delay)
 
     def _answer_gemini(self, request: httpx.Request) -> httpx.Response:
         reply = self._next("gemini", request)
@@ -361,21 +328,6 @@ class ScriptedProvider:
             for position, call in enumerate(calls)
         ]
 
-    def _anthropic_blocks(self, reply: _Reply) -> list[dict[str, Any]]:
-        blocks: list[dict[str, Any]] = []
-        if reply.reasoning:
-            signature = hashlib.sha256(reply.reasoning.encode()).hexdigest()[:32]
-            blocks.append(anthropic_thinking_block(reply.reasoning, f"sig-{signature}"))
-        if reply.text:
-            blocks.append(anthropic_text_block(reply.text))
-        for call in self._with_ids("anthropic", reply.calls):
-            blocks.append(
-                anthropic_tool_use_block(
-                    call.tool_call_id or "", call.function_name, _tool_input(call)
-                )
-            )
-        return blocks
-
     @staticmethod
     def _usage(reply: _Reply, body: dict[str, Any]) -> tuple[int, int]:
         produced = (
@@ -394,36 +346,3 @@ class ScriptedProvider:
             reply.output_tokens if reply.output_tokens is not None else _tokens(produced)
         )
         return input_tokens, output_tokens
-
-
-def _tool_input(call: ToolCall) -> dict[str, Any]:
-    """The ``input`` object of a tool_use block; Anthropic can only send a JSON object."""
-    try:
-        value = json.loads(call.function_arguments or "{}")
-    except ValueError:
-        value = None
-    if not isinstance(value, dict):
-        raise ValueError(
-            f"tool call {call.function_name!r}: arguments {call.function_arguments!r} are not "
-            "a JSON object, which an Anthropic tool_use block cannot carry"
-        )
-    return value
-
-
-_DELTA_FIELDS: Final = {"text_delta": "text", "thinking_delta": "thinking"}
-
-
-def _word_deltas(events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Split each whole text or thinking delta into word-sized deltas, as the API streams."""
-    result: list[dict[str, Any]] = []
-    for event in events:
-        delta = event.get("delta") if event["type"] == "content_block_delta" else None
-        field = _DELTA_FIELDS.get(delta["type"]) if delta else None
-        if delta is None or field is None:
-            result.append(event)
-            continue
-        result += [
-            {**event, "delta": {"type": delta["type"], field: piece}}
-            for piece in _words(delta[field]) or [""]
-        ]
-    return result
