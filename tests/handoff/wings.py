@@ -152,9 +152,11 @@ def _responses_ids(body: Mapping[str, Any]) -> tuple[list[str], list[str]]:
 
 
 def _gemini_ids(body: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    # to_gemini writes snake_case keys, the SDK sends camelCase ones: read either.
     parts = [p for c in body["contents"] for p in c["parts"]]
-    calls = [p["function_call"].get("id", "") for p in parts if "function_call" in p]
-    return calls, [p["function_response"].get("id", "") for p in parts if "function_response" in p]
+    calls = [p.get("function_call", p.get("functionCall")) for p in parts]
+    responses = [p.get("function_response", p.get("functionResponse")) for p in parts]
+    return [c.get("id", "") for c in calls if c], [r.get("id", "") for r in responses if r]
 
 
 def _ids(prefix: str, size: int) -> st.SearchStrategy[str]:
