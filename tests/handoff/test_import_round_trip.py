@@ -19,7 +19,7 @@ from llmbridge import Message, Role, TextMessage
 from llmbridge.kit import load_provider
 from tests.corpus import AGENT
 from tests.handoff.histories import histories
-from tests.handoff.wings import PAIRS, TAGS
+from tests.handoff.wings import PRODUCER_PAIRS, TAGS
 from tests.strategies import valid_conversations
 
 SHORT = settings(max_examples=15)
@@ -52,7 +52,7 @@ def check_pair(producer: str, target: str, data: st.DataObject) -> None:
     check_round_trip(target, data.draw(histories(producer, target, start=True)).messages)
 
 
-@pytest.mark.parametrize(("producer", "target"), PAIRS)
+@pytest.mark.parametrize(("producer", "target"), PRODUCER_PAIRS)
 @SHORT
 @given(data=st.data())
 def test_a_handed_over_history_round_trips_through_the_import(
@@ -71,7 +71,7 @@ def test_a_hand_written_history_round_trips_through_the_import(
 
 
 @pytest.mark.fuzz
-@pytest.mark.parametrize(("producer", "target"), PAIRS)
+@pytest.mark.parametrize(("producer", "target"), PRODUCER_PAIRS)
 @given(data=st.data())
 def test_import_round_trip_fuzz(producer: str, target: str, data: st.DataObject) -> None:
     check_pair(producer, target, data)

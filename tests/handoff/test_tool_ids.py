@@ -10,6 +10,7 @@ causes (``OTHER_NOTES``): those are listed per wing, so the id rule stays the sa
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import pytest
 
@@ -209,3 +210,34 @@ async def test_an_id_repeated_across_rounds_is_sent_once_per_round_with_its_resu
     WINGS[target].check(body)
     assert WINGS[target].sent_ids(body) == (sent, sent)
     assert messages == before, "the neutral history was rewritten"
+
+
+@pytest.mark.skipif("gemini" not in WINGS, reason="the Gemini wing is not registered")
+@pytest.mark.parametrize("stream", [False, True], ids=["send", "stream"])
+async def test_gemini_calls_that_came_without_ids_go_back_with_the_fallback_ids(
+    stream: bool,
+) -> None:
+    # The Gemini API sends calls without ids; the reply names them f"{name}_{i}" (API.md 15)
+    # and the next request sends those on the calls and on the responses, with the signature.
+    calls = [ToolCall("now", "{}"), ToolCall("now", '{"a": 1}'), ToolCall("f", "{}")]
+    scripted = ScriptedProvider([ToolCallMessage(calls, AGENT), "Done."])
+    client = WINGS["gemini"].client(scripted)
+    agent = load_provider("gemini").connected_agent(client, name=AGENT, model="m")
+    start: list[Message] = [TextMessage(Role.USER, "Go.")]
+    if stream:
+        replies = [message async for message in agent.stream(chat_history=start)]
+        reply = replies[-1]
+    else:
+        reply = await agent.send(chat_history=start)
+    assert isinstance(reply, ToolCallMessage)
+    results = [replace(call, result="ok") for call in reply.tool_calls]
+
+    await agent.send(chat_history=[*start, reply, ToolCallResultMessage(results)])
+
+    _, second = scripted.bodies()
+    WINGS["gemini"].check(second)
+    sent = ["now_0", "now_1", "f_2"]
+    assert [call.tool_call_id for call in reply.tool_calls] == sent
+    assert WINGS["gemini"].sent_ids(second) == (sent, sent)
+    signed = [p for c in second["contents"] for p in c["parts"] if "thoughtSignature" in p]
+    assert [p["functionCall"]["id"] for p in signed] == ["now_0"]

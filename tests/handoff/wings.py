@@ -59,12 +59,16 @@ ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 class ReplySpec:
     """What a model answers, before any provider writes it: text, thinking, tool calls.
 
-    ``calls`` are ``(id, function name, arguments object)``; the id is the producer's own.
+    ``calls`` are ``(id, function name, arguments object)``; the id is the producer's own
+    (``None``: the call came without one, as the Gemini API often sends them). ``turn``: the
+    reply's number in its history, from which the Responses producer makes its item ids,
+    unique in a history as the API's are.
     """
 
     text: str | None
     thinking: str | None
-    calls: tuple[tuple[str, str, dict[str, Any]], ...]
+    calls: tuple[tuple[str | None, str, dict[str, Any]], ...]
+    turn: int = 0
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,9 @@ class Wing:
     validator, ``malformed``: a payload whose message ``malformed_index`` its import cannot
     map, ``convert`` (its ``to_x`` for ``AGENT``, lenient), ``client``: its SDK client over a
     ``ScriptedProvider``, ``sent_ids``: the tool-call ids of a body's calls and of its
-    results, in order, and ``items_key``: the payload key holding its message list."""
+    results, in order, ``items_key``: the payload key holding its message list, and
+    ``replays_reasoning``: whether its API takes its own reasoning back (OpenAI Chat does not:
+    even its own is omitted, with a note)."""
 
     tag: str
     produce: Callable[[ReplySpec], Message]
@@ -86,6 +92,16 @@ class Wing:
     client: Callable[[ScriptedProvider], Any]
     sent_ids: Callable[[Mapping[str, Any]], tuple[list[str], list[str]]]
     items_key: str
+    replays_reasoning: bool = True
+
+
+@dataclass(frozen=True)
+class Producer:
+    """Who writes a history's replies: the connector of wing ``tag``, for a model whose calls
+    carry ids drawn from ``call_ids`` (``None``: calls without ids)."""
+
+    tag: str
+    call_ids: st.SearchStrategy[str] | None
 
 
 def _openai_reply(spec: ReplySpec) -> Message:
@@ -106,12 +122,19 @@ def _anthropic_reply(spec: ReplySpec) -> Message:
 
 
 def _responses_reply(spec: ReplySpec) -> Message:
-    items = [openai_response_reasoning(spec.thinking, item_id="rs_01")] if spec.thinking else []
+    turn = spec.turn
+    items = (
+        [openai_response_reasoning(spec.thinking, item_id=f"rs_{turn:02d}")]
+        if spec.thinking
+        else []
+    )
     if spec.text:
-        items.append(openai_response_message(spec.text, item_id="msg_01"))
+        items.append(openai_response_message(spec.text, item_id=f"msg_{turn:02d}"))
     items += [
-        openai_response_function_call(name, json.dumps(args), call_id=i)
-        for i, name, args in spec.calls
+        openai_response_function_call(
+            name, json.dumps(args), call_id=i or "", item_id=f"fc_{turn:02d}_{n}"
+        )
+        for n, (i, name, args) in enumerate(spec.calls)
     ]
     response = Response.model_validate(openai_response(items))
     return OpenAIResponsesConnector().convert_reply(response, agent_name=AGENT)
@@ -180,6 +203,7 @@ WINGS: dict[str, Wing] = {
         ScriptedProvider.openai_client,
         _openai_ids,
         "messages",
+        replays_reasoning=False,
     ),
     "anthropic": Wing(
         "anthropic",
@@ -237,3 +261,21 @@ TAGS: tuple[str, ...] = provider_tags()
 
 PAIRS: list[tuple[str, str]] = [(producer, target) for producer in TAGS for target in TAGS]
 """Every ordered ``(producer, target)`` pair, a wing with itself included."""
+
+PRODUCERS: dict[str, Producer] = {
+    **{tag: Producer(tag, WINGS[tag].call_ids) for tag in TAGS if tag in WINGS},
+    **({"gemini-no-ids": Producer("gemini", None)} if "gemini" in WINGS else {}),
+}
+"""Each registered wing with the ids it issues, and Gemini once more with calls without ids."""
+
+PRODUCER_PAIRS: list[tuple[str, str]] = [(p, target) for p in PRODUCERS for target in TAGS]
+"""Every ``(producer, target)``: ``PAIRS`` and the Gemini producer without ids."""
+
+DETOURS: list[tuple[str, str]] = [
+    (producer, detour)
+    for producer in PRODUCERS
+    for detour in PRODUCERS
+    if PRODUCERS[detour].tag != PRODUCERS[producer].tag
+]
+"""Every ``(producer, detour)`` of two wings: a history of the producer's replies, with the
+detour's in between, continued on the producer's own wing."""
