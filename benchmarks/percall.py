@@ -37,7 +37,14 @@ from llmbridge import Message
 from llmbridge.kit import load_provider, provider_info, provider_tags
 from llmbridge.testing import RespxTransport
 
-__all__ = ["TARGET_PERCENT", "PerCallResult", "run_per_call"]
+__all__ = [
+    "PATHS",
+    "TARGET_PERCENT",
+    "WINGS",
+    "PerCallResult",
+    "per_call_contenders",
+    "run_per_call",
+]
 
 TARGET_PERCENT: Final = 10.0
 """The highest accepted overhead of llmbridge, in percent of the SDK call's own time."""
@@ -158,16 +165,22 @@ _WIRES: Final = {
 }
 
 
+WINGS: Final = tuple(_WIRES)
+"""The wings the per-call benchmark knows how to answer."""
+
+PATHS: Final = ("send", "stream")
+
+
 def _last_request(route: respx.Route) -> dict[str, Any]:
     request = route.calls.last.request
     return {"url": str(request.url), "body": json.loads(request.content)}
 
 
-def _timed_pair(
+def per_call_contenders(
     loop: asyncio.AbstractEventLoop, tag: str, messages: Sequence[Message], path: str
 ) -> dict[str, Callable[[], object]]:
-    """The agent's call, the SDK's and the hand-built one, after one call each of the first
-    two with their wire requests checked equal."""
+    """``agent``, ``sdk`` and ``hand`` (floor conversion + SDK) calls of ``tag`` on ``path``,
+    run on ``loop``; the first two have run once, their wire requests checked equal."""
     wire = _WIRES[tag]
     wing = load_provider(tag)
     router = respx.Router()
@@ -210,8 +223,8 @@ def run_per_call(size: int = 100, settings: Settings | None = None) -> list[PerC
             if tag not in _WIRES:
                 continue  # no respx answer for this wing's API yet
             messages = conversation_for(tag, size)
-            for path in ("send", "stream"):
-                timings = best_times(_timed_pair(loop, tag, messages, path), settings)
+            for path in PATHS:
+                timings = best_times(per_call_contenders(loop, tag, messages, path), settings)
                 results.append(
                     PerCallResult(
                         tag,

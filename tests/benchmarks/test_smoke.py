@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 import llmbridge.gemini._media as gemini_media
-from benchmarks.__main__ import main
+from benchmarks.__main__ import _closing_note, _conversion_profile, _missed, main
 from benchmarks.conversation import (
     AGENT,
     anthropic_stream,
@@ -327,6 +327,25 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     assert out.count("| `to_openai` |") == 5
     assert out.count("| `to_gemini` |") == 5
     assert "| `to_anthropic` | 1 x 0 MB |" in out
+    assert "\nClosing note: " in out  # every missed target, or that every one was met
+
+
+def test_closing_note_names_each_missed_row_with_its_profile() -> None:
+    table = conversion_table(
+        [ConversionResult("openai-responses", 10, 3.0, 1.0, 2.0),
+         ConversionResult("openai", 10, 1.0, 1.0, 2.0)]
+    )  # fmt: skip
+    missed = list(_missed(table, _conversion_profile))
+    assert missed == [
+        "- `to_openai_responses` 10: `python -m benchmarks --profile openai-responses` shows "
+        "what bounds it"
+    ]
+    assert _closing_note([]) == "Closing note: every target met."
+
+
+def test_profile_of_a_connected_call_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--profile", "percall-gemini-stream", "--messages", "5"])
+    assert "generate_content_stream" in capsys.readouterr().out
 
 
 def test_peer_harness_runs_with_llmbridge_and_the_floor_only(
