@@ -180,7 +180,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     shape = StreamShape(args.text_deltas, args.calls, args.fragments)
     if args.profile:
-        _profile(args.profile, args.messages, shape)
+        per_call = args.profile.startswith("percall-")
+        _profile(args.profile, args.traced_messages if per_call else args.messages, shape)
         return
     settings = Settings(args.min_time, args.repeats)
     chosen = args.only or _BENCHMARKS
