@@ -1,16 +1,20 @@
 """``python -m benchmarks`` (``make bench``): run the benchmarks and print Markdown tables.
 
 ``--only`` picks benchmarks; ``--profile`` prints the functions with the highest cumulative
-time of one library call instead (cProfile), to find hot spots when a target is missed.
+time of one library call instead (cProfile), to find hot spots when a target is missed:
+``<wing>`` a conversion, ``<wing>-stream`` a stream aggregation, ``percall-<wing>-<path>`` a
+connected agent's call (``send`` or ``stream``) over ``RespxTransport``. The closing note
+names every missed target and the profile that shows what bounds it.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import cProfile
 import platform
 import pstats
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from importlib.metadata import version
 
@@ -18,7 +22,7 @@ from benchmarks.convert import conversation_for, conversion_cases, run_conversio
 from benchmarks.documents import run_document_memory
 from benchmarks.ids import ROUNDS, run_id_repair
 from benchmarks.memory import run_memory
-from benchmarks.percall import run_per_call
+from benchmarks.percall import PATHS, WINGS, per_call_contenders, run_per_call
 from benchmarks.repeat import TURNS, run_repeat
 from benchmarks.report import (
     conversion_table,
@@ -56,6 +60,7 @@ _PROFILES = (
     "openai-responses-stream",
     "anthropic-stream",
     "gemini-stream",
+    *(f"percall-{wing}-{path}" for wing in WINGS for path in PATHS),
 )
 
 
@@ -95,7 +100,11 @@ def _profile(
     target: str, messages: int, shape: StreamShape, *, runs: int = 20, top: int = 25
 ) -> None:
     call: Callable[[], object]
-    if target.endswith("-stream"):
+    loop = asyncio.new_event_loop()
+    if target.startswith("percall-"):
+        wing, path = target.removeprefix("percall-").rsplit("-", 1)
+        call = per_call_contenders(loop, wing, conversation_for(wing, messages), path)["agent"]
+    elif target.endswith("-stream"):
         provider = target.removesuffix("-stream")
         call = stream_cases(shape)[provider]
     else:
@@ -104,9 +113,30 @@ def _profile(
         library(conversation)  # warm the per-image base64 caches, as a repeat call would find
         call = partial(library, conversation)
     profiler = cProfile.Profile()
-    for _ in range(runs):  # several calls, so that one-off pauses do not dominate the table
-        profiler.runcall(call)
+    try:
+        for _ in range(runs):  # several calls, so that one-off pauses do not dominate the table
+            profiler.runcall(call)
+    finally:
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(top)
+
+
+def _missed(table: str, profile: Callable[[list[str]], str | None]) -> Iterator[str]:
+    """One line per row of ``table`` with a missed target: its first cells, the profile."""
+    for line in table.splitlines()[2:]:
+        if "MISSED" not in line:
+            continue
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        name = profile(cells)
+        hint = f": `python -m benchmarks --profile {name}` shows what bounds it" if name else ""
+        yield f"- {' '.join(cells[:2])}{hint}"
+
+
+def _closing_note(missed: Sequence[str]) -> str:
+    if not missed:
+        return "Closing note: every target met."
+    return "\n".join(["Closing note: targets missed in this run", *missed])
 
 
 def _header() -> str:
@@ -115,60 +145,116 @@ def _header() -> str:
     return f"Python {platform.python_version()} on {platform.machine()}; {versions}"
 
 
+def _conversion_profile(cells: list[str]) -> str:
+    return cells[0].strip("`").removeprefix("to_").replace("_", "-")
+
+
+def _stream_profile(cells: list[str]) -> str:
+    return f"{cells[0]}-stream"
+
+
+def _per_call_profile(cells: list[str]) -> str:
+    return f"percall-{cells[0]}-{cells[1]}"
+
+
+def _no_profile(cells: list[str]) -> None:
+    return None
+
+
+class _Report:
+    """Prints each table under its title and keeps its missed targets for the closing note."""
+
+    def __init__(self) -> None:
+        self.missed: list[str] = []
+
+    def show(
+        self, title: str, table: str, profile: Callable[[list[str]], str | None] = _no_profile
+    ) -> None:
+        print(title + "\n")
+        print(table + "\n", flush=True)
+        self.missed += _missed(table, profile)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the chosen benchmarks (all by default) and print their tables."""
+    """Run the chosen benchmarks (all by default), print their tables and a closing note."""
     args = _parser().parse_args(argv)
     shape = StreamShape(args.text_deltas, args.calls, args.fragments)
     if args.profile:
-        _profile(args.profile, args.messages, shape)
+        per_call = args.profile.startswith("percall-")
+        _profile(args.profile, args.traced_messages if per_call else args.messages, shape)
         return
     settings = Settings(args.min_time, args.repeats)
     chosen = args.only or _BENCHMARKS
+    report = _Report()
     print(_header())
     print(f"Timing: best of {settings.repeats} runs, each >= {settings.min_time} s, gc off.\n")
     if "convert" in chosen:
-        print(f"Conversion of a {args.messages:,}-message mixed conversation\n")
-        print(conversion_table(run_conversion(args.messages, settings)) + "\n", flush=True)
+        report.show(
+            f"Conversion of a {args.messages:,}-message mixed conversation",
+            conversion_table(run_conversion(args.messages, settings)),
+            _conversion_profile,
+        )
     if "repeat" in chosen:
-        print("Repeated conversion: turn N of an agent loop converts its N-message history\n")
-        print(repeat_table(run_repeat(args.turns, settings)) + "\n", flush=True)
+        report.show(
+            "Repeated conversion: turn N of an agent loop converts its N-message history",
+            repeat_table(run_repeat(args.turns, settings)),
+        )
     if "streams" in chosen:
-        print(
+        report.show(
             f"Stream aggregation: {shape.text_deltas:,} text deltas + {shape.calls} x "
-            f"{shape.fragments} tool-call fragments\n"
+            f"{shape.fragments} tool-call fragments",
+            stream_table(run_streams(shape, settings)),
+            _stream_profile,
         )
-        print(stream_table(run_streams(shape, settings)) + "\n", flush=True)
-    if "memory" in chosen:
-        print("Peak memory (tracemalloc) of one conversion, against the payload size\n")
-        image_bytes = int(args.image_mb * 1024 * 1024)
-        print(memory_table(run_memory(args.images, image_bytes)) + "\n", flush=True)
-    if "documents" in chosen:
-        print("Peak memory of converting large PDFs, and their base64 encodings\n")
-        document_bytes = int(args.document_mb * 1024 * 1024)
-        results = run_document_memory(args.documents, document_bytes)
-        print(document_memory_table(results) + "\n", flush=True)
-    if "soak" in chosen:
-        print(
-            f"Soak: {args.conversions:,} conversions with repairs per wing, memory retained "
-            "(tracemalloc)\n"
-        )
-        print(soak_table(run_soak(args.conversions)) + "\n", flush=True)
+    _memory_sections(report, args, chosen)
     if "ids" in chosen:
-        print("Tool-id repair: agent loops whose calls carry no ids, against unique ids\n")
-        print(id_repair_table(run_id_repair(args.rounds, settings)) + "\n", flush=True)
+        report.show(
+            "Tool-id repair: agent loops whose calls carry no ids, against unique ids",
+            id_repair_table(run_id_repair(args.rounds, settings)),
+        )
+    _call_sections(report, args, chosen, settings)
+    print(_closing_note(report.missed), flush=True)
+
+
+def _memory_sections(report: _Report, args: argparse.Namespace, chosen: Sequence[str]) -> None:
+    if "memory" in chosen:
+        image_bytes = int(args.image_mb * 1024 * 1024)
+        report.show(
+            "Peak memory (tracemalloc) of one conversion, against the payload size",
+            memory_table(run_memory(args.images, image_bytes)),
+        )
+    if "documents" in chosen:
+        document_bytes = int(args.document_mb * 1024 * 1024)
+        report.show(
+            "Peak memory of converting large PDFs, and their base64 encodings",
+            document_memory_table(run_document_memory(args.documents, document_bytes)),
+        )
+    if "soak" in chosen:
+        report.show(
+            f"Soak: {args.conversions:,} conversions with repairs per wing, memory retained "
+            "(tracemalloc)",
+            soak_table(run_soak(args.conversions)),
+        )
+
+
+def _call_sections(
+    report: _Report, args: argparse.Namespace, chosen: Sequence[str], settings: Settings
+) -> None:
     if "percall" in chosen:
-        print(
+        report.show(
             f"The cost per call: a connected agent's call with a {args.traced_messages:,}-message "
             "conversation over RespxTransport, against the SDK's own call with the hand-built "
-            "payload\n"
+            "payload (built once), and the hand-built call (the floor's conversion on every "
+            "call, then the same SDK call)",
+            per_call_table(run_per_call(args.traced_messages, settings)),
+            _per_call_profile,
         )
-        print(per_call_table(run_per_call(args.traced_messages, settings)) + "\n", flush=True)
     if "tracing" in chosen:
-        print(
+        report.show(
             f"Tracing overhead: a connected agent's call with a {args.traced_messages:,}-message "
-            "conversation over RespxTransport, traced and untraced\n"
+            "conversation over RespxTransport, traced and untraced",
+            tracing_table(run_tracing(args.traced_messages, settings)),
         )
-        print(tracing_table(run_tracing(args.traced_messages, settings)), flush=True)
 
 
 if __name__ == "__main__":

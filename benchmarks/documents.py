@@ -6,7 +6,8 @@ images. The peak is what ``tracemalloc`` sees allocated during the call above wh
 allocated before it, the payload included; the payload size is ``deep_size`` of it. Every call
 of ``base64.b64encode`` made by the neutral model's media module over both conversions is
 counted: the target is one per document (the first conversion's), none on the repeat. The
-document size limits (``max_document_bytes``) are lifted: the case measures copies.
+document size limits (``max_document_bytes``, Gemini's inline bytes per request) are lifted: the
+case measures copies. All four wings are measured.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from typing import Final
 
 import llmbridge._messages._media as media_module
 from benchmarks.conversation import AGENT
-from benchmarks.memory import TARGET, deep_size, peak
+from benchmarks.memory import TARGET, deep_size, lifted_inline_limit, peak
 from llmbridge import DocumentMessage, Message, Role, TextMessage
 from llmbridge.anthropic import to_anthropic
-from llmbridge.openai import to_openai
+from llmbridge.gemini import to_gemini
+from llmbridge.openai import to_openai, to_openai_responses
 
 __all__ = ["DocumentMemoryResult", "big_document_conversation", "run_document_memory"]
 
@@ -77,9 +79,21 @@ def _anthropic(messages: Sequence[Message]) -> object:
     return request.system, request.messages
 
 
+def _responses(messages: Sequence[Message]) -> object:
+    return to_openai_responses(messages, agent_name=AGENT, max_document_bytes=None).input
+
+
+def _gemini(messages: Sequence[Message]) -> object:
+    with lifted_inline_limit():
+        request = to_gemini(messages, agent_name=AGENT)
+    return request.system_instruction, request.contents
+
+
 _CASES: Final[dict[str, Callable[[Sequence[Message]], object]]] = {
     "openai": _openai,
+    "openai-responses": _responses,
     "anthropic": _anthropic,
+    "gemini": _gemini,
 }
 
 

@@ -5,7 +5,9 @@ allocated before it, the returned payload included. It is measured twice on the 
 objects: first (each image's base64 text not computed yet) and repeat (cached, as on every
 later turn of an agent loop). The payload size is the in-memory size of the returned payload:
 every dict, list and string reachable from it, each object counted once. The per-image size
-limits (``max_image_bytes``) are lifted here: the case measures copies, not what an API accepts.
+limits (``max_image_bytes``) are lifted here: the case measures copies, not what an API accepts;
+so is Gemini's 20 MB of inline data per request (``lifted_inline_limit``), which has no
+parameter. All four wings are measured, each against its own floor.
 """
 
 from __future__ import annotations
@@ -13,17 +15,29 @@ from __future__ import annotations
 import gc
 import sys
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final
 
+import llmbridge.gemini._media as gemini_media
 from benchmarks.conversation import AGENT, big_image_conversation
 from benchmarks.floors import anthropic_floor, openai_floor
+from benchmarks.gemini import gemini_floor
+from benchmarks.responses_floors import responses_floor
 from llmbridge import Message
 from llmbridge.anthropic import to_anthropic
-from llmbridge.openai import to_openai
+from llmbridge.gemini import to_gemini
+from llmbridge.openai import to_openai, to_openai_responses
 
-__all__ = ["TARGET", "MemoryResult", "deep_size", "peak", "run_memory"]
+__all__ = [
+    "TARGET",
+    "MemoryResult",
+    "deep_size",
+    "lifted_inline_limit",
+    "peak",
+    "run_memory",
+]
 
 TARGET: Final = 1.5
 """The highest accepted ratio of peak memory to payload size."""
@@ -89,11 +103,34 @@ def _anthropic(messages: Sequence[Message]) -> object:
     return request.system, request.messages
 
 
+def _responses(messages: Sequence[Message]) -> object:
+    return to_openai_responses(messages, agent_name=AGENT, max_image_bytes=None).input
+
+
+@contextmanager
+def lifted_inline_limit() -> Iterator[None]:
+    """Lift Gemini's limit of inline bytes per request (``to_gemini`` reads it on every call)."""
+    original = gemini_media.MAX_INLINE_BYTES
+    gemini_media.MAX_INLINE_BYTES = sys.maxsize  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        gemini_media.MAX_INLINE_BYTES = original  # type: ignore[misc]
+
+
+def _gemini(messages: Sequence[Message]) -> object:
+    with lifted_inline_limit():
+        request = to_gemini(messages, agent_name=AGENT)
+    return request.system_instruction, request.contents
+
+
 # The per-image size limits are lifted: this case measures copies, not what an API accepts
 # (4 MB of bytes is 5.6 MB of base64, over Anthropic's default 5 MB per image).
 _CASES: Final[dict[str, tuple[Convert, Convert]]] = {
     "openai": (_openai, lambda messages: openai_floor(messages, AGENT)),
+    "openai-responses": (_responses, lambda messages: responses_floor(messages, AGENT)),
     "anthropic": (_anthropic, lambda messages: anthropic_floor(messages, AGENT)),
+    "gemini": (_gemini, lambda messages: gemini_floor(messages, AGENT)),
 }
 
 

@@ -39,8 +39,14 @@ from llmbridge.testing import (
     anthropic_message,
     anthropic_sse_response,
     anthropic_stream_events,
+    gemini_response,
+    gemini_sse_response,
+    gemini_stream_chunks,
     openai_client,
     openai_completion,
+    openai_response,
+    openai_response_events,
+    openai_responses_sse_response,
     openai_sse_response,
     openai_text_chunks,
     openai_usage,
@@ -50,7 +56,9 @@ __all__ = [
     "TARGET_PERCENT",
     "TracingResult",
     "anthropic_answer",
+    "gemini_answer",
     "openai_answer",
+    "responses_answer",
     "run_tracing",
 ]
 
@@ -191,6 +199,24 @@ def anthropic_answer(request: httpx.Request) -> httpx.Response:
     body = anthropic_message(_REPLY, input_tokens=1200, output_tokens=40)
     if json.loads(request.content).get("stream"):
         return anthropic_sse_response(anthropic_stream_events(body, pieces=len(_WORDS)))
+    return httpx.Response(200, json=body)
+
+
+def responses_answer(request: httpx.Request) -> httpx.Response:
+    """respx's answer to a Responses request: the text reply, or its SSE stream."""
+    body = openai_response(_REPLY, input_tokens=1200, output_tokens=40)
+    if json.loads(request.content).get("stream"):
+        events = openai_response_events(body, pieces=len(_WORDS))
+        return openai_responses_sse_response(events)
+    return httpx.Response(200, json=body)
+
+
+def gemini_answer(request: httpx.Request) -> httpx.Response:
+    """respx's answer to a ``generateContent`` request: the text reply, or (to
+    ``streamGenerateContent``) its SSE stream."""
+    body = gemini_response(_REPLY, prompt_token_count=1200, candidates_token_count=40)
+    if request.url.path.endswith(":streamGenerateContent"):
+        return gemini_sse_response(gemini_stream_chunks(body, pieces=len(_WORDS)))
     return httpx.Response(200, json=body)
 
 

@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from benchmarks.__main__ import main
+import llmbridge.gemini._media as gemini_media
+from benchmarks.__main__ import _closing_note, _conversion_profile, _missed, main
 from benchmarks.conversation import (
     AGENT,
     anthropic_stream,
@@ -17,24 +18,26 @@ from benchmarks.conversation import (
 )
 from benchmarks.convert import ConversionResult, run_conversion
 from benchmarks.documents import run_document_memory
-from benchmarks.gemini import gemini_conversation, gemini_stream
+from benchmarks.gemini import gemini_conversation, gemini_floor, gemini_stream
 from benchmarks.ids import loop_conversation, run_id_repair
-from benchmarks.memory import deep_size, run_memory
+from benchmarks.memory import deep_size, lifted_inline_limit, run_memory
 from benchmarks.peers.__main__ import main as peers_main
 from benchmarks.peers.adapters import PEERS
 from benchmarks.peers.harness import JOBS, run_peers
 from benchmarks.percall import run_per_call
 from benchmarks.repeat import RepeatResult, repeat_cases, run_repeat
-from benchmarks.report import conversion_table, repeat_table
+from benchmarks.report import conversion_table, repeat_table, stream_table
 from benchmarks.responses_floors import responses_stream
 from benchmarks.soak import repaired_conversation, run_soak
-from benchmarks.streams import StreamShape, run_streams
+from benchmarks.streams import StreamResult, StreamShape, run_streams
 from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference
 from benchmarks.tracing import run_tracing
 from llmbridge import ImageMessage, Role, TextMessage, ToolCallMessage, check_tool_pairing
+from llmbridge.gemini import to_gemini
 from llmbridge.openai import to_openai
 
 ONCE = Settings(min_time=0.0, repeats=1)
+WINGS = ["openai", "openai-responses", "anthropic", "gemini"]
 TINY_STREAM = StreamShape(text_deltas=5, calls=2, fragments=4)
 
 
@@ -143,11 +146,18 @@ def test_stream_benchmark_runs_once_with_floors_matching_the_library() -> None:
     ]
     assert [result.chunks for result in results] == [18, 27, 22, 7]
     assert all(min(result.library_us, result.floor_us, result.sdk_us) > 0 for result in results)
+    assert all((result.target, result.bare_target) == (5.0, 6.0) for result in results)
+
+
+def test_stream_table_judges_the_floor_and_the_bare_pass_separately() -> None:
+    result = StreamResult("openai", 10, 5.5, 1.0, 1.0, 50.0, 5.0, 6.0)
+    row = stream_table([result]).splitlines()[-1]
+    assert row.endswith("| <= 5.0x: MISSED by 10% | <= 6.0x: met |")
 
 
 def test_memory_benchmark_runs_once_and_measures_the_payload() -> None:
     results = run_memory(count=2, image_size=64 * 1024)
-    assert [result.provider for result in results] == ["openai", "anthropic"]
+    assert [result.provider for result in results] == WINGS
     for result in results:
         # two images of 64 KiB are at least 4/3 x 128 KiB of base64 text in the payload
         assert result.payload_bytes > 2 * 64 * 1024 * 4 // 3
@@ -156,7 +166,7 @@ def test_memory_benchmark_runs_once_and_measures_the_payload() -> None:
 
 def test_document_benchmark_counts_one_encoding_per_document() -> None:
     results = run_document_memory(count=3, document_size=64 * 1024)
-    assert [result.provider for result in results] == ["openai", "anthropic"]
+    assert [result.provider for result in results] == WINGS
     for result in results:
         assert result.payload_bytes > 3 * 64 * 1024 * 4 // 3
         assert result.first_peak > 0
@@ -195,15 +205,30 @@ def test_tracing_benchmark_runs_once_for_both_providers_and_paths() -> None:
     assert all(min(result.untraced_us, result.traced_us, result.floor_us) > 0 for result in results)
 
 
-def test_per_call_benchmark_runs_once_with_the_sdk_body_matching_the_agent() -> None:
+def test_per_call_benchmark_runs_once_per_wing_and_path_with_the_sdk_request_matching() -> None:
+    # run_per_call raises FloorMismatchError when the SDK call with the hand-built arguments
+    # puts another URL or JSON body on the wire than the agent did.
     results = run_per_call(10, ONCE)
-    assert [(result.provider, result.path) for result in results][:4] == [
-        ("openai", "send"),
-        ("openai", "stream"),
-        ("anthropic", "send"),
-        ("anthropic", "stream"),
+    assert [(result.provider, result.path, result.messages) for result in results] == [
+        ("openai", "send", 10),
+        ("openai", "stream", 10),
+        ("openai-responses", "send", 10),
+        ("openai-responses", "stream", 10),
+        ("anthropic", "send", 10),
+        ("anthropic", "stream", 10),
+        ("gemini", "send", 11),  # the Gemini conversation opens with a user turn
+        ("gemini", "stream", 11),
     ]
-    assert all(min(result.agent_us, result.sdk_us) > 0 for result in results)
+    assert all(min(result.agent_us, result.sdk_us, result.hand_us) > 0 for result in results)
+
+
+def test_gemini_memory_case_converts_past_the_inline_limit_only_inside_the_lift() -> None:
+    messages = big_image_conversation(2, 64 * 1024)
+    with lifted_inline_limit():
+        request = to_gemini(messages, agent_name=AGENT)
+    check_same("gemini memory", (request.system_instruction, request.contents),
+               gemini_floor(messages, AGENT))  # fmt: skip
+    assert gemini_media.MAX_INLINE_BYTES == 20 * 1024 * 1024  # restored
 
 
 def test_soak_conversation_needs_the_pairing_repairs() -> None:
@@ -296,9 +321,31 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
         assert row in out
     assert "| `anthropic` | 10 (warm-up 1) |" in out
     assert out.count("| anthropic | send | 10 |") == 2  # per call and tracing
+    assert "| gemini | stream | 11 |" in out  # per call
+    assert "| openai-responses | send | 10 |" in out  # per call
     # conversion, memory, documents and two id-repair rows
     assert out.count("| `to_openai` |") == 5
+    assert out.count("| `to_gemini` |") == 5
     assert "| `to_anthropic` | 1 x 0 MB |" in out
+    assert "\nClosing note: " in out  # every missed target, or that every one was met
+
+
+def test_closing_note_names_each_missed_row_with_its_profile() -> None:
+    table = conversion_table(
+        [ConversionResult("openai-responses", 10, 3.0, 1.0, 2.0),
+         ConversionResult("openai", 10, 1.0, 1.0, 2.0)]
+    )  # fmt: skip
+    missed = list(_missed(table, _conversion_profile))
+    assert missed == [
+        "- `to_openai_responses` 10: `python -m benchmarks --profile openai-responses` shows "
+        "what bounds it"
+    ]
+    assert _closing_note([]) == "Closing note: every target met."
+
+
+def test_profile_of_a_connected_call_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--profile", "percall-gemini-stream", "--messages", "5"])
+    assert "generate_content_stream" in capsys.readouterr().out
 
 
 def test_peer_harness_runs_with_llmbridge_and_the_floor_only(
