@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import base64
 import random
 from typing import Any
 from unittest import mock
 
+from google.genai import types
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmbridge import LLMBridgeError, Message, MessageEnvelope, ToolCallResultMessage
-from llmbridge.gemini import to_gemini
+from llmbridge.gemini import GeminiStreamAggregator, to_gemini
 from llmbridge.gemini._contents import ContentSink
+from llmbridge.gemini._response import join_parts
+from llmbridge.testing import gemini_function_call_part, gemini_text_part
 from tests.corpus import AGENT
 from tests.strategies import conversations
 
@@ -67,6 +71,99 @@ def test_responses_in_call_order_skip_the_sort_with_the_same_result(
     for at, envelope in extra:
         messages.insert(min(at, len(messages)), envelope)
     fast = _outcome(messages)
-    with mock.patch.object(ContentSink, "_in_call_order", lambda self, parts: False):
+    with mock.patch.object(ContentSink, "_in_call_order", return_value=False):
         general = _outcome(messages)
     assert fast == general
+
+
+# -- stream: parts joined as they arrive, usage folded now and then -------------------------
+
+SIGNATURES = st.one_of(st.none(), st.just(base64.b64encode(b"sig").decode()))
+PARTS = st.one_of(
+    st.builds(
+        gemini_text_part, st.text(max_size=3), thought=st.booleans(), thought_signature=SIGNATURES
+    ),
+    st.builds(gemini_function_call_part, st.just("f"), thought_signature=SIGNATURES),
+    st.just({"inlineData": {"mimeType": "image/png", "data": "AAAA"}}),
+)
+
+
+def _is_text(part: types.Part) -> bool:
+    return part.text is not None and part.function_call is None
+
+
+def _join_by_rescanning(parts: list[types.Part]) -> list[types.Part]:
+    """The rule of ``join_parts`` the plain way: look back at the last part for each part."""
+    joined: list[types.Part] = []
+    pieces: list[str] = []
+    for part in parts:
+        last = joined[-1] if joined else None
+        if (
+            last is not None
+            and _is_text(part)
+            and _is_text(last)
+            and last.thought_signature is None
+            and bool(last.thought) == bool(part.thought)
+        ):
+            pieces.append(part.text or "")
+            if part.thought_signature is not None:
+                joined[-1] = last.model_copy(update={"thought_signature": part.thought_signature})
+            continue
+        if len(pieces) > 1:
+            joined[-1] = joined[-1].model_copy(update={"text": "".join(pieces)})
+        pieces = [part.text or ""] if _is_text(part) else []
+        joined.append(part)
+    if len(pieces) > 1:
+        joined[-1] = joined[-1].model_copy(update={"text": "".join(pieces)})
+    return joined
+
+
+@given(raw=st.lists(PARTS, min_size=1, max_size=12))
+def test_parts_joined_as_they_arrive_equal_the_rescanning_rule(raw: list[dict[str, Any]]) -> None:
+    parts = [types.Part.model_validate(part) for part in raw]
+    before = [part.model_copy() for part in parts]
+    expected = _join_by_rescanning(parts)
+    assert join_parts(parts) == expected
+    aggregator = GeminiStreamAggregator(AGENT)
+    for part in parts:
+        content = types.Content(role="model", parts=[part])
+        aggregator.add(types.GenerateContentResponse(candidates=[types.Candidate(content=content)]))
+    joined = aggregator.joined().candidates
+    assert joined is not None
+    assert joined[0].content is not None
+    assert (joined[0].content.parts or []) == expected
+    assert parts == before  # nothing given was changed
+
+
+USAGE = st.fixed_dictionaries(
+    {},
+    optional={
+        "prompt_token_count": st.one_of(st.none(), st.integers(0, 9)),
+        "candidates_token_count": st.one_of(st.none(), st.integers(0, 9)),
+        "thoughts_token_count": st.one_of(st.none(), st.integers(0, 9)),
+        "cached_content_token_count": st.one_of(st.none(), st.integers(0, 9)),
+    },
+)
+
+
+@settings(max_examples=60)
+@given(usages=st.lists(st.one_of(st.none(), USAGE), max_size=200))
+def test_usage_folded_in_batches_keeps_the_last_value_of_each_field(
+    usages: list[dict[str, Any] | None],
+) -> None:
+    """However many chunks (more than a fold batch), each field's last non-None value wins."""
+    aggregator = GeminiStreamAggregator(AGENT)
+    expected: dict[str, Any] = {}
+    for usage in usages:
+        metadata = None
+        if usage is not None:
+            metadata = types.GenerateContentResponseUsageMetadata(**usage)
+            expected.update({name: value for name, value in usage.items() if value is not None})
+        aggregator.add(types.GenerateContentResponse(usage_metadata=metadata))
+        if len(expected) % 3 == 1:  # joining mid-stream (a partial reply) folds too
+            aggregator.joined()
+    joined = aggregator.joined().usage_metadata
+    if not expected:
+        assert joined is None
+    else:
+        assert joined == types.GenerateContentResponseUsageMetadata(**expected)
