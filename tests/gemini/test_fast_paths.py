@@ -65,13 +65,13 @@ def _outcome(messages: list[Message]) -> Any:
 def test_responses_in_call_order_skip_the_sort_with_the_same_result(
     messages: list[Message], extra: list[tuple[int, Message]], rng: random.Random
 ) -> None:
-    """``_in_call_order`` (one pass) only skips a sort that would change nothing: the request,
-    its notes or its error are those of always sorting."""
+    """``_keep_call_order`` (one pass first) only skips a sort that would change nothing: the
+    request, its notes or its error are those of always sorting."""
     messages = [_shuffled(message, rng) for message in messages]
     for at, envelope in extra:
         messages.insert(min(at, len(messages)), envelope)
     fast = _outcome(messages)
-    with mock.patch.object(ContentSink, "_in_call_order", return_value=False):
+    with mock.patch.object(ContentSink, "_keep_call_order", ContentSink._order_responses):
         general = _outcome(messages)
     assert fast == general
 

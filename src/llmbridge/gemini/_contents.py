@@ -98,38 +98,32 @@ class ContentSink:
         name = found[1] if found is not None else None
         return name if isinstance(name, str) else None
 
-    def _open(self, role: str, index: int) -> list[Part]:
-        """The parts list to extend: a new content's, or the open one's when it has ``role``."""
+    def add(self, role: str, parts: list[Part], index: int) -> None:
+        """Start a content, or merge into the open one when it has the same role; ``parts``
+        hold no function call or response (the converter says so by the method it calls)."""
         if role != self._role:
-            parts: list[Part] = []
-            self.contents.append({"role": role, "parts": parts})
+            self.contents.append({"role": role, "parts": list(parts)})
             self.first_indices.append(index)
             self._role = role
             self._raw = False
             if role == "model":
                 self._calls = {}
-            return parts
+            return
         if self._raw:
             self._open_for_merge()
         self._recorder.record(index, "merged", f"merged into the preceding {role} content")
-        return self.contents[-1]["parts"]  # type: ignore[no-any-return]
-
-    def add(self, role: str, parts: list[Part], index: int) -> None:
-        """Start a content, or merge into the open one when it has the same role; ``parts``
-        hold no function call or response (the converter says so by the method it calls)."""
-        self._open(role, index).extend(parts)
+        self.contents[-1]["parts"].extend(parts)
 
     def add_calls(self, parts: list[Part], calls: list[dict[str, Any]], index: int) -> None:
         """As ``add`` for a model message; ``calls`` (its ``function_call`` dicts) are noted."""
-        self._open("model", index).extend(parts)
+        self.add("model", parts, index)
         self._note_calls(calls, index)
 
     def add_responses(self, parts: list[Part], index: int) -> None:
         """As ``add`` for a user message of ``function_response`` parts, kept in call order."""
-        content_parts = self._open("user", index)
-        content_parts.extend(parts)
+        self.add("user", parts, index)
         if parts:
-            self._keep_call_order(content_parts, index)
+            self._keep_call_order(self.contents[-1]["parts"], index)
 
     def _note_calls(self, calls: list[dict[str, Any]], index: int) -> None:
         if calls:
@@ -156,12 +150,8 @@ class ContentSink:
             self._keep_call_order(content_parts, index)
 
     def _keep_call_order(self, parts: list[Part], index: int) -> None:
-        if not self._in_call_order(parts):
-            self._order_responses(parts, index)
-
-    def _in_call_order(self, parts: list[Part]) -> bool:
-        """Whether ``_order_responses`` would leave ``parts`` as they are (one pass, no sort):
-        the responses come first, in the order of the calls they answer."""
+        """``_order_responses``, after one pass that finds most contents in order already (the
+        responses first, in the order of the calls they answer), which the sort would keep."""
         calls = self._calls
         last = -1
         others = False
@@ -171,9 +161,9 @@ class ContentSink:
                 continue
             position = calls.get(_response_id(part), (_LAST,))[0]
             if others or position < last:
-                return False
+                self._order_responses(parts, index)
+                return
             last = position
-        return True
 
     def _order_responses(self, parts: list[Part], index: int) -> None:
         responses = [part for part in parts if "function_response" in part]

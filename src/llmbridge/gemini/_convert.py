@@ -290,8 +290,11 @@ class Converter:
         calls: list[dict[str, Any]] = []
         for position, call in enumerate(message.tool_calls):
             # Ids come assigned by prepare_conversation (Gemini takes them as they are).
+            name = call.function_name
+            if not _FUNCTION_NAME.fullmatch(name):  # checked here: a valid name costs no call
+                name = self._function_name(name, position, index)
             function_call = {
-                "name": self._function_name(call.function_name, position, index),
+                "name": name,
                 "args": parse_arguments(call, position, index),
                 "id": call.tool_call_id or tool_call_id_or_fallback(call, position),
             }
@@ -315,7 +318,12 @@ class Converter:
             result = call.result
             if result is None:
                 continue
-            text, media = self._result_parts(result, index, position)
+            if isinstance(result, str):
+                if not result.isascii():  # as in _text_part: the field is named only when needed
+                    check_text(result, index=index, field=f"tool_calls[{position}].result")
+                text, media = result, None
+            else:
+                text, media = self._result_parts(result, index, f"tool_calls[{position}].result")
             call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
             response: dict[str, Any] = {
                 # The sink names it after the call it answers, which the API requires.
@@ -331,14 +339,9 @@ class Converter:
             self.sink.add_responses(parts, index)
 
     def _result_parts(
-        self, result: str | Sequence[Any], index: int, position: int
+        self, result: Sequence[Any], index: int, field: str
     ) -> tuple[str, list[Part]]:
-        """The text and media parts of the result of call ``position``."""
-        if isinstance(result, str):
-            if not result.isascii():  # as in _text_part: the field is named only when needed
-                check_text(result, index=index, field=f"tool_calls[{position}].result")
-            return result, []
-        field = f"tool_calls[{position}].result"
+        """The text and the media parts of a parts result (at ``field``)."""
         texts: list[str] = []
         media: list[Part] = []
         for position, item in enumerate(result):
@@ -367,7 +370,7 @@ class Converter:
                 if part is not None:
                     parts.append(part)
             elif call.result is not None:
-                text, media = self._result_parts(call.result, index, position)
+                text, media = self._result_parts(call.result, index, field)
                 part = self._text_part(text, index, field) if text else None
                 parts.extend([part, *media] if part is not None else media)
         if parts:
