@@ -25,23 +25,25 @@ def parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any]
     arguments = call.function_arguments
     if arguments == "":
         return {}
-    field = f"tool_calls[{position}].function_arguments"
-    check_text(arguments, index=index, field=field)
+    if not arguments.isascii():  # check_text's own first test: the field is named only then
+        check_text(arguments, index=index, field=_field(position))
     try:
         value = _DECODE(arguments)
     except (ValueError, RecursionError):
-        value = None
         problem = "are not valid JSON (or nested too deeply to parse)"
     else:
+        if isinstance(value, dict):
+            return value
         problem = f"are JSON but not an object ({type(value).__name__})"
-    if not isinstance(value, dict):
-        raise InvalidMessageError(
-            f"the arguments of tool call {call.function_name!r} {problem}; Gemini needs a JSON "
-            "object",
-            index=index,
-            field=field,
-        )
-    return value
+    raise InvalidMessageError(
+        f"the arguments of tool call {call.function_name!r} {problem}; Gemini needs a JSON object",
+        index=index,
+        field=_field(position),
+    )
+
+
+def _field(position: int) -> str:
+    return f"tool_calls[{position}].function_arguments"
 
 
 def checked_signature(signature: Any, index: int, field: str) -> str:

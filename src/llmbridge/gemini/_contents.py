@@ -24,7 +24,15 @@ class Sink(Protocol):
     """Receives the converter's output for one neutral message at a time."""
 
     def add(self, role: str, parts: list[Part], index: int) -> None:
-        """Take the parts of one ``user`` or ``model`` message."""
+        """Take the parts of one ``user`` or ``model`` message (no calls, no responses)."""
+        ...
+
+    def add_calls(self, parts: list[Part], calls: list[dict[str, Any]], index: int) -> None:
+        """Take a model message's parts; ``calls`` are the ``function_call`` dicts among them."""
+        ...
+
+    def add_responses(self, parts: list[Part], index: int) -> None:
+        """Take a user message of ``function_response`` parts (each with a ``str`` id)."""
         ...
 
     def add_system(self, parts: list[Part], index: int) -> None:
@@ -45,6 +53,10 @@ def _response_id(part: Part) -> Any:
     return response.get("id") if isinstance(response, dict) else None
 
 
+def _is_call(part: Part) -> bool:
+    return isinstance(part.get("function_call"), dict)
+
+
 class ContentSink:
     """Builds the request: system parts, and contents where consecutive same roles merge.
 
@@ -62,6 +74,7 @@ class ContentSink:
         "_calls",
         "_raw",
         "_recorder",
+        "_role",
         "call_indices",
         "contents",
         "first_indices",
@@ -77,6 +90,7 @@ class ContentSink:
         # The calls of the latest model content: id -> (position, function name).
         self._calls: dict[Any, tuple[int, Any]] = {}
         self._raw = False  # whether the open content is a caller's dict, not yet merged into
+        self._role: Any = None  # the role of the open (last) content, None before the first
 
     def call_name(self, call_id: str) -> str | None:
         """The function name sent for ``call_id`` in the latest model content."""
@@ -84,21 +98,39 @@ class ContentSink:
         name = found[1] if found is not None else None
         return name if isinstance(name, str) else None
 
-    def _last_role(self) -> Any:
-        return self.contents[-1].get("role") if self.contents else None
-
     def add(self, role: str, parts: list[Part], index: int) -> None:
-        """Start a content, or merge into the open one when it has the same role."""
-        if role != self._last_role():
-            self.contents.append({"role": role, "parts": []})
+        """Start a content, or merge into the open one when it has the same role; ``parts``
+        hold no function call or response (the converter says so by the method it calls)."""
+        if role != self._role:
+            self.contents.append({"role": role, "parts": list(parts)})
             self.first_indices.append(index)
+            self._role = role
             self._raw = False
             if role == "model":
                 self._calls = {}
-        else:
+            return
+        if self._raw:
             self._open_for_merge()
-            self._recorder.record(index, "merged", f"merged into the preceding {role} content")
-        self._extend(role, parts, index)
+        self._recorder.record(index, "merged", f"merged into the preceding {role} content")
+        self.contents[-1]["parts"].extend(parts)
+
+    def add_calls(self, parts: list[Part], calls: list[dict[str, Any]], index: int) -> None:
+        """As ``add`` for a model message; ``calls`` (its ``function_call`` dicts) are noted."""
+        self.add("model", parts, index)
+        self._note_calls(calls, index)
+
+    def add_responses(self, parts: list[Part], index: int) -> None:
+        """As ``add`` for a user message of ``function_response`` parts, kept in call order."""
+        self.add("user", parts, index)
+        if parts:
+            self._keep_call_order(self.contents[-1]["parts"], index)
+
+    def _note_calls(self, calls: list[dict[str, Any]], index: int) -> None:
+        if calls:
+            self.call_indices.setdefault(len(self.contents) - 1, index)
+            known = self._calls
+            for call in calls:
+                known.setdefault(call.get("id"), (len(known), call.get("name")))
 
     def _open_for_merge(self) -> None:
         if self._raw:
@@ -108,19 +140,30 @@ class ContentSink:
             self._raw = False
 
     def _extend(self, role: str, parts: list[Part], index: int) -> None:
-        position = len(self.contents) - 1
+        """Extend the open content with parts of any kind (a caller's content dict)."""
         content_parts: list[Part] = self.contents[-1]["parts"]
-        if role == "model":
-            for part in parts:
-                call = part.get("function_call")
-                if isinstance(call, dict):
-                    self.call_indices.setdefault(position, index)
-                    self._calls.setdefault(call.get("id"), (len(self._calls), call.get("name")))
-            content_parts.extend(parts)
-            return
         content_parts.extend(parts)
-        if any(_response_id(part) is not None for part in parts):
-            self._order_responses(content_parts, index)
+        if role == "model":
+            calls = [part["function_call"] for part in parts if _is_call(part)]
+            self._note_calls(calls, index)
+        elif any(_response_id(part) is not None for part in parts):
+            self._keep_call_order(content_parts, index)
+
+    def _keep_call_order(self, parts: list[Part], index: int) -> None:
+        """``_order_responses``, after one pass that finds most contents in order already (the
+        responses first, in the order of the calls they answer), which the sort would keep."""
+        calls = self._calls
+        last = -1
+        others = False
+        for part in parts:
+            if "function_response" not in part:
+                others = True
+                continue
+            position = calls.get(_response_id(part), (_LAST,))[0]
+            if others or position < last:
+                self._order_responses(parts, index)
+                return
+            last = position
 
     def _order_responses(self, parts: list[Part], index: int) -> None:
         responses = [part for part in parts if "function_response" in part]
@@ -154,21 +197,21 @@ class ContentSink:
             self.system.extend(parts or ())
             return
         readable = isinstance(parts, list) and all(isinstance(part, dict) for part in parts)
-        if role == self._last_role() and readable and parts:
+        if role == self._role and readable and parts:
             self._open_for_merge()
             self._recorder.record(index, "merged", f"merged into the preceding {role} content")
             self._extend(role, list(parts), index)
             return
         self.contents.append(payload)
         self.first_indices.append(index)
+        self._role = role
         self._raw = True
         if role == "model":
             self._calls = {}
-            for part in parts if readable else ():
-                call = part.get("function_call")
-                if isinstance(call, dict):
-                    self.call_indices.setdefault(len(self.contents) - 1, index)
-                    self._calls.setdefault(call.get("id"), (len(self._calls), call.get("name")))
+            calls = [
+                part["function_call"] for part in (parts if readable else ()) if _is_call(part)
+            ]
+            self._note_calls(calls, index)
 
 
 class PayloadSink:
@@ -193,6 +236,14 @@ class PayloadSink:
         """Keep the message's parts as one content."""
         self.payloads.append({"role": role, "parts": parts})
         self.indices.append(index)
+
+    def add_calls(self, parts: list[Part], calls: list[dict[str, Any]], index: int) -> None:
+        """Keep a model message's parts as one content."""
+        self.add("model", parts, index)
+
+    def add_responses(self, parts: list[Part], index: int) -> None:
+        """Keep a user message's response parts as one content (in the message's order)."""
+        self.add("user", parts, index)
 
     def add_system(self, parts: list[Part], index: int) -> None:
         """Keep system text parts as a system content."""

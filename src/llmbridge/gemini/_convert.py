@@ -119,15 +119,16 @@ class Converter:
         return parts
 
     def _text_part(self, text: str, index: int, field: str) -> Part | None:
-        check_text(text, index=index, field=field)
+        if not text.isascii():  # check_text's own first test, inline: one call less per text
+            check_text(text, index=index, field=field)
         if text and not text.isspace():
             return {"text": text}
         self.recorder.record(index, "dropped", "empty or whitespace-only text", field=field)
         return None
 
-    def _signature(self, data: Mapping[str, Any], index: int, field: str) -> str | None:
-        """The ``thought_signature`` recorded under this provider's tag, checked."""
-        entry = data.get(self.provider)
+    @staticmethod
+    def _signature(entry: Any, index: int, field: str) -> str | None:
+        """The ``thought_signature`` in ``entry`` (``provider_data[provider]``), checked."""
         signature = entry.get("thought_signature") if isinstance(entry, Mapping) else None
         if signature is None or signature == SKIP_THOUGHT_SIGNATURE:
             return signature
@@ -219,15 +220,18 @@ class Converter:
                 self.sink.add("user", parts, index)
             return
         parts = self._thoughts(message.reasoning, index) if message.reasoning else []
-        signed = self._model_text(message.content, message.provider_data, index)
+        signed = self._model_text(message.content, message.provider_data.get(self.provider), index)
         if signed is not None:
             parts.append(signed)
         if parts:
             self.sink.add("model", parts, index)
 
-    def _model_text(self, text: str, data: Mapping[str, Any], index: int) -> Part | None:
-        """A model text part with its own signature; an empty text is kept only when signed."""
-        signature = self._signature(data, index, f"provider_data[{self.provider!r}]")
+    def _model_text(self, text: str, entry: Any, index: int) -> Part | None:
+        """A model text part with the signature in ``entry`` (``provider_data[provider]``, or
+        ``None``); an empty text is kept only when signed."""
+        signature = None
+        if entry is not None:
+            signature = self._signature(entry, index, f"provider_data[{self.provider!r}]")
         if signature is None:
             return self._text_part(text, index, "content")
         check_text(text, index=index, field="content")
@@ -277,24 +281,33 @@ class Converter:
                 field="from_",
             )
         parts = self._thoughts(message.reasoning, index) if message.reasoning else []
-        if message.content or self.provider in message.provider_data:
-            text = self._model_text(message.content or "", message.provider_data, index)
+        provider = self.provider
+        entry = message.provider_data.get(provider)
+        if message.content or entry is not None:
+            text = self._model_text(message.content or "", entry, index)
             if text is not None:
                 parts.append(text)
+        calls: list[dict[str, Any]] = []
         for position, call in enumerate(message.tool_calls):
             # Ids come assigned by prepare_conversation (Gemini takes them as they are).
+            name = call.function_name
+            if not _FUNCTION_NAME.fullmatch(name):  # checked here: a valid name costs no call
+                name = self._function_name(name, position, index)
             function_call = {
-                "name": self._function_name(call.function_name, position, index),
+                "name": name,
                 "args": parse_arguments(call, position, index),
                 "id": call.tool_call_id or tool_call_id_or_fallback(call, position),
             }
+            calls.append(function_call)
             part: Part = {"function_call": function_call}
-            field = f"tool_calls[{position}].provider_data[{self.provider!r}]"
-            signature = self._signature(call.provider_data, index, field)
-            if signature is not None:
-                part["thought_signature"] = signature
+            entry = call.provider_data.get(provider)
+            if entry is not None:
+                field = f"tool_calls[{position}].provider_data[{provider!r}]"
+                signature = self._signature(entry, index, field)
+                if signature is not None:
+                    part["thought_signature"] = signature
             parts.append(part)
-        self.sink.add("model", parts, index)
+        self.sink.add_calls(parts, calls, index)
 
     def tool_results(self, message: ToolCallResultMessage, index: int) -> None:
         """A user content of ``function_response`` parts for the calls whose result is not
@@ -305,8 +318,12 @@ class Converter:
             result = call.result
             if result is None:
                 continue
-            field = f"tool_calls[{position}].result"
-            text, media = self._result_parts(result, index, field)
+            if isinstance(result, str):
+                if not result.isascii():  # as in _text_part: the field is named only when needed
+                    check_text(result, index=index, field=f"tool_calls[{position}].result")
+                text, media = result, None
+            else:
+                text, media = self._result_parts(result, index, f"tool_calls[{position}].result")
             call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
             response: dict[str, Any] = {
                 # The sink names it after the call it answers, which the API requires.
@@ -319,14 +336,12 @@ class Converter:
                 response["parts"] = media
             parts.append({"function_response": response})
         if parts:  # results that are all None carry nothing: no content, nothing lost
-            self.sink.add("user", parts, index)
+            self.sink.add_responses(parts, index)
 
     def _result_parts(
-        self, result: str | Sequence[Any], index: int, field: str
+        self, result: Sequence[Any], index: int, field: str
     ) -> tuple[str, list[Part]]:
-        if isinstance(result, str):
-            check_text(result, index=index, field=field)
-            return result, []
+        """The text and the media parts of a parts result (at ``field``)."""
         texts: list[str] = []
         media: list[Part] = []
         for position, item in enumerate(result):

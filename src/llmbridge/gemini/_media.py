@@ -67,6 +67,10 @@ def _where(field_prefix: str) -> str:
     return f" ({field_prefix.rstrip('.')})" if field_prefix else ""
 
 
+def _kind(item: Media) -> str:
+    return type(item).__name__.removesuffix("Message").lower()
+
+
 class MediaParts:
     """Builds media parts for one request, counting its inline bytes against the 20 MB limit."""
 
@@ -91,16 +95,17 @@ class MediaParts:
         """The part of one image, document or audio, or ``None`` when it is not supported
         (``allowed``: the media types the place takes, e.g. in a tool result). Raises
         ``InvalidMessageError`` for image bytes of an unknown type and past the size limit."""
-        where = _where(field_prefix)
-        kind = type(item).__name__.removesuffix("Message").lower()
-        if isinstance(item, ImageMessage):
+        if isinstance(item, ImageMessage) and item.detail is not None:
             omitted = omitted_detail(item, provider="Gemini", field_prefix=field_prefix)
             if omitted is not None:
                 self.recorder.record(index, "omitted", omitted)
         url = None if isinstance(item, AudioMessage) else item.url
         if url is not None:
             if not is_file_uri(url):
-                self._unsupported(index, f"{kind} URLs other than gs:// and Files API URIs{where}")
+                where = _where(field_prefix)
+                self._unsupported(
+                    index, f"{_kind(item)} URLs other than gs:// and Files API URIs{where}"
+                )
                 return None
             media_type = item.media_type or _SUFFIX_TYPES.get(url[url.rfind(".") :].lower())
             if media_type is None and isinstance(item, DocumentMessage):
@@ -111,13 +116,15 @@ class MediaParts:
             return {"file_data": file_data}
         mime = self._inline_type(item, index, field_prefix)
         if mime is None or (allowed is not None and mime not in allowed):
-            self._unsupported(index, f"{kind} of type {item.media_type!r}{where}")
+            where = _where(field_prefix)
+            self._unsupported(index, f"{_kind(item)} of type {item.media_type!r}{where}")
             return None
         self.inline_bytes += len(item.data or b"")
         if self.inline_bytes > MAX_INLINE_BYTES:
             raise InvalidMessageError(
                 f"the request's inline data passes the {MAX_INLINE_BYTES}-byte limit of Gemini "
-                f"with this {kind}; send large files through the Files API (a file_data URI)",
+                f"with this {_kind(item)}; send large files through the Files API (a file_data "
+                "URI)",
                 index=index,
                 field=f"{field_prefix}data",
             )

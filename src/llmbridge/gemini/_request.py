@@ -120,7 +120,9 @@ def _bypass_foreign_calls(sink: ContentSink, recorder: NoteRecorder) -> None:
     a signature there (foreign or hand-written history) would be refused by Gemini 3.
     """
     contents = sink.contents
-    start = max((i for i, c in enumerate(contents) if _is_user_input(c)), default=0)
+    # Searched from the end: the current turn is short, the history long.
+    last = len(contents) - 1
+    start = next((i for i in range(last, -1, -1) if _is_user_input(contents[i])), 0)
     for position in range(start, len(contents)):
         content = contents[position]
         parts = content.get("parts")

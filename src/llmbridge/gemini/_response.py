@@ -29,6 +29,7 @@ from llmbridge.kit import NoteRecorder, ReplyParts, build_reply, log_notes
 __all__ = [
     "CONTENT_FILTER_REASONS",
     "FINISH_REASONS",
+    "PartJoiner",
     "arguments_json",
     "fallback_call_id",
     "from_gemini",
@@ -95,8 +96,49 @@ def neutral_usage(usage: types.GenerateContentResponseUsageMetadata | None) -> U
     )
 
 
-def _is_text(part: types.Part) -> bool:
-    return part.text is not None and part.function_call is None
+class PartJoiner:
+    """Joins text pieces that belong to one part, a part at a time (see ``join_parts``).
+
+    ``add`` takes the part with the fields the caller has read already (a stream reads them for
+    its updates; attribute access on SDK models is what a stream pays most for), so each field
+    is read once. ``parts()`` is what has been joined so far; it never changes a part given.
+    """
+
+    __slots__ = ("_joined", "_open", "_pieces")
+
+    def __init__(self) -> None:
+        self._joined: list[types.Part] = []
+        self._pieces: list[str] = []  # the text pieces of the last part joined so far
+        # Whether the last part is thought text (True) or text (False) that a later text piece
+        # of the same kind continues; None when none may (a call, a signed part, no part).
+        self._open: bool | None = None
+
+    def add(self, part: types.Part, text: str | None, call: object, thought: bool | None) -> None:
+        """Take ``part``, whose ``text``, ``function_call`` and ``thought`` are given."""
+        signature = None
+        is_text = text is not None and call is None
+        if is_text:
+            signature = part.thought_signature
+            if self._open == bool(thought):
+                self._pieces.append(text or "")
+                if signature is not None:
+                    # A signature ends its part; a later piece's moves onto the joined part.
+                    last = self._joined[-1]
+                    self._joined[-1] = last.model_copy(update={"thought_signature": signature})
+                    self._open = None
+                return
+        if len(self._pieces) > 1:
+            self._joined[-1] = _with_text(self._joined[-1], self._pieces)
+        self._pieces = [text or ""] if is_text else []
+        self._joined.append(part)
+        self._open = bool(thought) if is_text and signature is None else None
+
+    def parts(self) -> list[types.Part]:
+        """The parts so far, text pieces of one part joined (a new list each time)."""
+        joined = list(self._joined)
+        if len(self._pieces) > 1:
+            joined[-1] = _with_text(joined[-1], self._pieces)
+        return joined
 
 
 def join_parts(parts: Sequence[types.Part]) -> list[types.Part]:
@@ -106,33 +148,13 @@ def join_parts(parts: Sequence[types.Part]) -> list[types.Part]:
     and the previous one carries no signature yet (a signature ends its part; a later piece's
     signature moves onto the joined part). Other parts stay as they are. Never mutates ``parts``.
     """
-    joined: list[types.Part] = []
-    pieces: list[str] = []
+    joiner = PartJoiner()
     for part in parts:
-        last = joined[-1] if joined else None
-        if (
-            last is not None
-            and _is_text(part)
-            and _is_text(last)
-            and last.thought_signature is None
-            and bool(last.thought) == bool(part.thought)
-        ):
-            pieces.append(part.text or "")
-            if part.thought_signature is not None:
-                joined[-1] = last.model_copy(update={"thought_signature": part.thought_signature})
-            continue
-        if pieces and joined:
-            joined[-1] = _with_text(joined[-1], pieces)
-        pieces = [part.text or ""] if _is_text(part) else []
-        joined.append(part)
-    if pieces and joined:
-        joined[-1] = _with_text(joined[-1], pieces)
-    return joined
+        joiner.add(part, part.text, part.function_call, part.thought)
+    return joiner.parts()
 
 
 def _with_text(part: types.Part, pieces: list[str]) -> types.Part:
-    if len(pieces) == 1:
-        return part
     return part.model_copy(update={"text": "".join(pieces)})
 
 

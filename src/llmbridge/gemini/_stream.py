@@ -7,7 +7,7 @@ updates it produces; ``finish`` joins the chunks into one response and converts 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from google.genai import types
 
@@ -21,15 +21,17 @@ from llmbridge import (
 )
 from llmbridge.gemini._errors import PROVIDER
 from llmbridge.gemini._response import (
+    PartJoiner,
     arguments_json,
     fallback_call_id,
     from_gemini,
-    join_parts,
     reply_parts,
 )
 from llmbridge.kit import NoteRecorder, partial_reply
 
 __all__ = ["GeminiStreamAggregator"]
+
+_FOLD_AFTER: Final = 64
 
 
 class GeminiStreamAggregator:
@@ -54,43 +56,72 @@ class GeminiStreamAggregator:
         self.agent_name = agent_name
         self.provider = provider
         self._strict_mode = strict_mode
-        self._parts: list[types.Part] = []
+        self._parts = PartJoiner()
         self._calls = 0
         self._candidates: set[int] = set()
+        self._first: int | None = None  # the lowest candidate index seen, the one shown
         self._finish_reason: types.FinishReason | None = None
         self._usage: dict[str, Any] = {}
+        # Usage objects not folded into _usage yet: folding reads each one's fields, so it
+        # is done once per _FOLD_AFTER chunks (and at the end), newest first.
+        self._usages: list[types.GenerateContentResponseUsageMetadata] = []
         self._feedback: types.GenerateContentResponsePromptFeedback | None = None
         self._last: types.GenerateContentResponse | None = None
 
     def add(self, chunk: types.GenerateContentResponse) -> list[Message]:
         """Record one chunk; return the neutral updates it carries (possibly none)."""
         self._last = chunk
-        if chunk.prompt_feedback is not None:
-            self._feedback = chunk.prompt_feedback
+        feedback = chunk.prompt_feedback
+        if feedback is not None:
+            self._feedback = feedback
         usage = chunk.usage_metadata
         if usage is not None:
-            for name in usage.model_fields_set:
-                value = getattr(usage, name)
-                if value is not None:
-                    self._usage[name] = value
+            self._usages.append(usage)
+            if len(self._usages) >= _FOLD_AFTER:
+                self._fold_usage()
         updates: list[Message] = []
         for candidate in chunk.candidates or ():
             index = candidate.index or 0
-            self._candidates.add(index)
-            if index != min(self._candidates):
+            if index != self._first and not self._shows(index):
                 continue  # from_gemini refuses several candidates; only the first is shown
-            if candidate.finish_reason is not None:
-                self._finish_reason = candidate.finish_reason
+            reason = candidate.finish_reason
+            if reason is not None:
+                self._finish_reason = reason
             content = candidate.content
             for part in (content.parts or ()) if content is not None else ():
-                self._parts.append(part)
                 update = self._update(part)
                 if update is not None:
                     updates.append(update)
         return updates
 
+    def _shows(self, index: int) -> bool:
+        """Note a candidate index other than the shown one; whether it is the new lowest."""
+        self._candidates.add(index)
+        if self._first is None or index < self._first:
+            self._first = index
+            return True
+        return False
+
+    def _fold_usage(self) -> None:
+        """Fold the usage objects kept into ``_usage``: the last value of each field wins."""
+        latest: dict[str, Any] = {}
+        found: set[str] = set()  # the fields a newer usage gave a value
+        for usage in reversed(self._usages):
+            fields = usage.model_fields_set
+            if fields <= found:
+                continue
+            for name in fields - found:
+                value = getattr(usage, name)
+                if value is not None:
+                    latest[name] = value
+                    found.add(name)
+        self._usages.clear()
+        self._usage = {**self._usage, **latest}
+
     def _update(self, part: types.Part) -> Message | None:
-        call = part.function_call
+        # Each field of the part is read once, here (the joiner gets what was read).
+        call, text, thought = part.function_call, part.text, part.thought
+        self._parts.add(part, text, call, thought)
         if call is not None:
             index = self._calls
             self._calls += 1
@@ -101,11 +132,11 @@ class GeminiStreamAggregator:
                 index=index,
                 tool_call_id=fallback_call_id(call, index),
             )
-        if not part.text:
+        if not text:
             return None
-        if part.thought:
-            return ReasoningMessageUpdate(part.text, self.agent_name)
-        return TextMessageUpdate(Role.ASSISTANT, part.text, self.agent_name)
+        if thought:
+            return ReasoningMessageUpdate(text, self.agent_name)
+        return TextMessageUpdate(Role.ASSISTANT, text, self.agent_name)
 
     def joined(self, *, every_candidate: bool = True) -> types.GenerateContentResponse:
         """The chunks so far as one response (``finish``'s ``raw``).
@@ -114,9 +145,9 @@ class GeminiStreamAggregator:
         the conversion refuses the reply as the non-streaming one would be refused.
         """
         candidates: list[types.Candidate] = []
-        if self._candidates:
-            first = min(self._candidates)
-            content = types.Content(role="model", parts=join_parts(self._parts))
+        first = self._first
+        if first is not None:
+            content = types.Content(role="model", parts=self._parts.parts())
             candidates.append(
                 types.Candidate(content=content, finish_reason=self._finish_reason, index=first)
             )
@@ -124,6 +155,7 @@ class GeminiStreamAggregator:
                 others = sorted(self._candidates - {first})
                 candidates.extend(types.Candidate(index=index) for index in others)
         last = self._last
+        self._fold_usage()
         return types.GenerateContentResponse(
             candidates=candidates or None,
             prompt_feedback=self._feedback,
