@@ -22,19 +22,16 @@ from llmbridge import (
     Reasoning,
     Role,
     TextMessage,
-    ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallResultMessage,
     UnsupportedMessageError,
 )
 from llmbridge.kit import (
-    NAME_PATTERN,
     NoteRecorder,
     check_text,
-    sanitize_identifier,
-    tool_call_id_or_fallback,
 )
+from llmbridge.openai._responses._calls import CallBuilder
 from llmbridge.openai._responses._items import (
     PROVIDER,
     Entry,
@@ -43,7 +40,7 @@ from llmbridge.openai._responses._items import (
     place_reasoning,
 )
 from llmbridge.openai._responses._media import MAX_DOCUMENT_BYTES
-from llmbridge.openai._responses._parts import IMAGE_URL_SCHEMES, PartBuilder
+from llmbridge.openai._responses._parts import IMAGE_URL_SCHEMES
 
 __all__ = [
     "ENVELOPE_ROLES",
@@ -59,15 +56,13 @@ ENVELOPE_ROLES: Final = frozenset({"user", "assistant", "system", "developer"})
 """The roles of message items passed through in envelopes; items without a role need a type."""
 
 _TITLE: Final = "OpenAI Responses"
-_IS_ERROR_OMITTED: Final = (
-    "is_error is not sent to OpenAI Responses; the result text carries the error"
-)
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
 
-class Converter(PartBuilder):
-    """The state of one conversion: the items, the neutral index of each, the notes, the ids
-    already sent (an id twice in one input is a 400)."""
+class Converter(CallBuilder):
+    """The state of one conversion: the items, the neutral index of each (``indices`` grows
+    with ``items``), the notes, the ids already sent (an id twice in one input is a 400), the
+    function names found valid."""
 
     __slots__ = (
         "agent_name",
@@ -102,7 +97,9 @@ class Converter(PartBuilder):
     def convert(self, messages: Sequence[Message], indices: Sequence[int]) -> None:
         """Convert each message (its neutral index in ``indices``); other types are unsupported
         (dropped with a note; strict mode: ``UnsupportedMessageError``)."""
-        # One loop over the messages here, not a call per message (a tenth of a conversion).
+        # One loop here rather than a call per message; each handler appends an item and its
+        # index together (counting what each message added, after it, cost a fifth of a
+        # conversion).
         for message, index in zip(messages, indices, strict=True):
             # Class patterns: subclasses of the neutral types convert as their nearest base.
             match message:
@@ -201,23 +198,6 @@ class Converter(PartBuilder):
         entries = self.ids.assistant_entries(text, own_data(provider_data), index)
         self.items += [entry.item for entry in entries]
         self.indices += [index] * len(entries)
-
-    def _function_name(self, name: str, index: int, position: int) -> str:
-        # A valid name is checked once per conversion (``names``), an invalid one every time:
-        # each call renamed gets its own note.
-        if NAME_PATTERN.match(name):
-            self.names.add(name)
-            return name
-        field = f"tool_calls[{position}].function_name"
-        check_text(name, index=index, field=field)
-        cleaned = sanitize_identifier(name)
-        self.recorder.record(
-            index,
-            "renamed",
-            f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed {cleaned!r}",
-            field=field,
-        )
-        return cleaned
 
     # -- one handler per message type ----------------------------------------------------
 
@@ -320,65 +300,6 @@ class Converter(PartBuilder):
         calls = self._call_items(message.tool_calls, index)
         entries += [Entry(item, item.get("id")) for item in calls]
         self._turn(entries, message.reasoning, index)
-
-    def _call_items(self, calls: Sequence[ToolCall], index: int) -> list[dict[str, Any]]:
-        """One ``function_call`` item per call."""
-        items: list[dict[str, Any]] = []
-        names = self.names
-        for position, call in enumerate(calls):
-            call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            if not (call_id.isascii() and call.function_arguments.isascii()):
-                check_text(call_id, index=index, field=f"tool_calls[{position}].tool_call_id")
-                check_text(
-                    call.function_arguments,
-                    index=index,
-                    field=f"tool_calls[{position}].function_arguments",
-                )
-            item_id = None
-            if call.provider_data.get(PROVIDER) is not None:
-                item_id = self.ids.take(own_data(call.provider_data), "fc_", index)
-            name = call.function_name
-            if name not in names:
-                name = self._function_name(name, index, position)
-            item: dict[str, Any] = {
-                "type": "function_call",
-                "call_id": call_id,
-                "name": name,
-                "arguments": call.function_arguments,
-            }
-            if item_id is not None:
-                self.ids.sent.add(item_id)
-                # The id goes right after the type, where the API's own items have it.
-                item = {"type": "function_call", "id": item_id, **item}
-            items.append(item)
-        return items
-
-    def results(self, message: ToolCallResultMessage, index: int) -> None:
-        """One ``function_call_output`` per call whose ``result`` is not ``None``: its text, or
-        for a parts result a list of ``input_text`` / ``input_image`` / ``input_file`` parts."""
-        error_noted = False
-        for position, call in enumerate(message.tool_calls):
-            result = call.result
-            if result is None:
-                continue
-            call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            if not call_id.isascii():
-                check_text(call_id, index=index, field=f"tool_calls[{position}].tool_call_id")
-            output: str | list[dict[str, Any]]
-            if isinstance(result, str):
-                if not result.isascii():
-                    check_text(result, index=index, field=f"tool_calls[{position}].result")
-                output = result
-            else:
-                # Every part dropped (each noted): the empty text, never an empty list.
-                output = self._output_parts(result, index, f"tool_calls[{position}].result") or ""
-            if call.is_error and not error_noted:
-                self.recorder.record(index, "omitted", _IS_ERROR_OMITTED)
-                error_noted = True
-            self.items.append(
-                {"type": "function_call_output", "call_id": call_id, "output": output}
-            )
-            self.indices.append(index)
 
     def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
         """Self or no sender: the call items then the output items; another agent: one user

@@ -7,6 +7,7 @@ response by the same code as ``from_openai_responses``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from openai.types.responses import Response, ResponseStreamEvent
@@ -27,7 +28,7 @@ from llmbridge.openai._responses._response import reply_from_items
 
 __all__ = ["OpenAIResponsesStreamAggregator"]
 
-_TEXT_DELTA: Final = "response.output_text.delta"
+_TEXT_DELTAS: Final = frozenset({"response.output_text.delta"})
 _REASONING_DELTAS: Final = frozenset(
     {"response.reasoning_summary_text.delta", "response.reasoning_text.delta"}
 )
@@ -156,11 +157,9 @@ class OpenAIResponsesStreamAggregator:
 
         Never raises: a refusal seen so far does not stop it.
         """
-        events = self._events
-        text = "".join(event.delta for event in events if event.type == _TEXT_DELTA)
-        reasoning = "".join(event.delta for event in events if event.type in _REASONING_DELTAS)
+        reasoning = _joined(self._events, _REASONING_DELTAS)
         parts = ReplyParts(
-            text=text,
+            text=_joined(self._events, _TEXT_DELTAS),
             reasoning=(Reasoning(reasoning, provider=RESPONSES_PROVIDER),) if reasoning else (),
             tool_calls=tuple(self._partial_calls()),
         )
@@ -198,3 +197,9 @@ class OpenAIResponsesStreamAggregator:
             strict_mode=self._strict_mode,
             source="OpenAIResponsesStreamAggregator",
         )
+
+
+def _joined(events: Sequence[ResponseStreamEvent], kinds: frozenset[str]) -> str:
+    """The deltas of the events of ``kinds``, joined."""
+    # The type tag names a delta event, as in ``add``: each of these has a str ``delta``.
+    return "".join(event.delta for event in events if event.type in kinds)  # type: ignore[union-attr,misc]
