@@ -101,7 +101,8 @@ class Converter(CallBuilder):
         # index together (counting what each message added, after it, cost a fifth of a
         # conversion).
         for message, index in zip(messages, indices, strict=True):
-            # Class patterns: subclasses of the neutral types convert as their nearest base.
+            # Class patterns: subclasses of the neutral types convert as their nearest base
+            # (the types are unrelated, so the cases go by how common each type is).
             match message:
                 case TextMessage():
                     self.text(message, index)
@@ -109,10 +110,10 @@ class Converter(CallBuilder):
                     self.tool_calls(message, index)
                 case ToolCallResultMessage():
                     self.results(message, index)
-                case ToolCallAggregateMessage():
-                    self.aggregate(message, index)
                 case ImageMessage():
                     self.image(message, index)
+                case ToolCallAggregateMessage():
+                    self.aggregate(message, index)
                 case MultiModalMessage():
                     self.multimodal(message, index)
                 case DocumentMessage():
@@ -204,7 +205,12 @@ class Converter(CallBuilder):
     def text(self, message: TextMessage, index: int) -> None:
         """SYSTEM -> a system message item; self (or no sender, role assistant) -> an
         assistant item; no sender, role user, or another agent -> a user item."""
-        text = self._text(message.content, index, "content")
+        content = message.content
+        # Most text is ASCII with something in it: nothing to check, no call to ``_text``.
+        if content.isascii() and content and not content.isspace():
+            text: str | None = content
+        else:
+            text = self._text(content, index, "content")
         sender, role = message.from_, message.role
         if role == Role.SYSTEM:
             if text is not None:
