@@ -8,7 +8,7 @@ tool-pairing step around it. Assistant content is never ``input_text``; item ids
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from llmbridge import (
@@ -28,15 +28,19 @@ from llmbridge import (
     UnsupportedMessageError,
 )
 from llmbridge.kit import (
-    NAME_PATTERN,
     NoteRecorder,
     check_text,
-    sanitize_identifier,
-    tool_call_id_or_fallback,
 )
-from llmbridge.openai._responses._items import Entry, ItemIds, own_data, place_reasoning
+from llmbridge.openai._responses._calls import CallBuilder
+from llmbridge.openai._responses._items import (
+    PROVIDER,
+    Entry,
+    ItemIds,
+    own_data,
+    place_reasoning,
+)
 from llmbridge.openai._responses._media import MAX_DOCUMENT_BYTES
-from llmbridge.openai._responses._parts import IMAGE_URL_SCHEMES, PartBuilder
+from llmbridge.openai._responses._parts import IMAGE_URL_SCHEMES
 
 __all__ = [
     "ENVELOPE_ROLES",
@@ -52,15 +56,13 @@ ENVELOPE_ROLES: Final = frozenset({"user", "assistant", "system", "developer"})
 """The roles of message items passed through in envelopes; items without a role need a type."""
 
 _TITLE: Final = "OpenAI Responses"
-_IS_ERROR_OMITTED: Final = (
-    "is_error is not sent to OpenAI Responses; the result text carries the error"
-)
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
 
-class Converter(PartBuilder):
-    """The state of one conversion: the items, the neutral index of each, the notes, the ids
-    already sent (an id twice in one input is a 400)."""
+class Converter(CallBuilder):
+    """The state of one conversion: the items, the neutral index of each (``indices`` grows
+    with ``items``), the notes, the ids already sent (an id twice in one input is a 400), the
+    function names found valid."""
 
     __slots__ = (
         "agent_name",
@@ -69,6 +71,7 @@ class Converter(PartBuilder):
         "items",
         "max_document_bytes",
         "max_image_bytes",
+        "names",
         "prefix",
         "recorder",
     )
@@ -89,40 +92,44 @@ class Converter(PartBuilder):
         self.items: list[dict[str, Any]] = []
         self.indices: list[int] = []
         self.ids = ItemIds(recorder)
+        self.names: set[str] = set()
 
-    def convert(self, message: Message, index: int) -> None:
-        """Convert ``message`` (neutral index ``index``); other types are unsupported (dropped
-        with a note; strict mode: ``UnsupportedMessageError``)."""
-        before = len(self.items)
-        # Class patterns: subclasses of the neutral types convert as their nearest base.
-        match message:
-            case TextMessage():
-                self.text(message, index)
-            case ToolCallMessage():
-                self.tool_calls(message, index)
-            case ToolCallResultMessage():
-                self.results(message, index)
-            case ToolCallAggregateMessage():
-                self.aggregate(message, index)
-            case ImageMessage():
-                self.image(message, index)
-            case MultiModalMessage():
-                self.multimodal(message, index)
-            case DocumentMessage():
-                self.document(message, index)
-            case AudioMessage():
-                self._not_from_self(message, index)
-                self._audio(index)
-            case MessageEnvelope():
-                self.envelope(message, index)
-            case _:
-                self.recorder.record(
-                    index,
-                    "dropped",
-                    f"{type(message).__name__} cannot be sent to {_TITLE}",
-                    error=UnsupportedMessageError,
-                )
-        self.indices.extend([index] * (len(self.items) - before))
+    def convert(self, messages: Sequence[Message], indices: Sequence[int]) -> None:
+        """Convert each message (its neutral index in ``indices``); other types are unsupported
+        (dropped with a note; strict mode: ``UnsupportedMessageError``)."""
+        # One loop here rather than a call per message; each handler appends an item and its
+        # index together (counting what each message added, after it, cost a fifth of a
+        # conversion).
+        for message, index in zip(messages, indices, strict=True):
+            # Class patterns: subclasses of the neutral types convert as their nearest base
+            # (the types are unrelated, so the cases go by how common each type is).
+            match message:
+                case TextMessage():
+                    self.text(message, index)
+                case ToolCallMessage():
+                    self.tool_calls(message, index)
+                case ToolCallResultMessage():
+                    self.results(message, index)
+                case ImageMessage():
+                    self.image(message, index)
+                case ToolCallAggregateMessage():
+                    self.aggregate(message, index)
+                case MultiModalMessage():
+                    self.multimodal(message, index)
+                case DocumentMessage():
+                    self.document(message, index)
+                case AudioMessage():
+                    self._not_from_self(message, index)
+                    self._audio(index)
+                case MessageEnvelope():
+                    self.envelope(message, index)
+                case _:
+                    self.recorder.record(
+                        index,
+                        "dropped",
+                        f"{type(message).__name__} cannot be sent to {_TITLE}",
+                        error=UnsupportedMessageError,
+                    )
 
     # -- shared pieces -------------------------------------------------------------------
 
@@ -140,14 +147,16 @@ class Converter(PartBuilder):
         return None
 
     def _user(self, parts: list[dict[str, Any]], sender: str | None, index: int) -> None:
-        prefix = self._named(sender, index)
+        prefix = None if sender is None else self._named(sender, index)
         if prefix is not None:
             parts = [{"type": "input_text", "text": prefix}, *parts]
         self.items.append({"role": "user", "content": parts})
+        self.indices.append(index)
 
     def _user_text(self, text: str, sender: str | None, index: int) -> None:
         prefix = self._named(sender, index)
         self.items.append({"role": "user", "content": text if prefix is None else prefix + text})
+        self.indices.append(index)
 
     def _not_from_self(self, message: Message, index: int) -> None:
         if message.from_ == self.agent_name:
@@ -170,40 +179,45 @@ class Converter(PartBuilder):
         for item in items:
             if item.get("type") != "reasoning":
                 self.items.append(item)
+                self.indices.append(index)
             elif item["id"] in self.ids.sent:
                 omitted.append(f"reasoning {item['id']} (sent earlier in this input)")
             else:
                 self.ids.sent.add(item["id"])
                 self.items.append(item)
+                self.indices.append(index)
         if omitted:
             self.recorder.record(index, "omitted", f"not sent to {_TITLE}: {'; '.join(omitted)}")
 
-    def _function_name(self, name: str, index: int, position: int) -> str:
-        field = f"tool_calls[{position}].function_name"
-        if NAME_PATTERN.match(name):
-            return name
-        check_text(name, index=index, field=field)
-        cleaned = sanitize_identifier(name)
-        self.recorder.record(
-            index,
-            "renamed",
-            f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: renamed {cleaned!r}",
-            field=field,
-        )
-        return cleaned
+    def _assistant_text(self, text: str, provider_data: Mapping[str, Any], index: int) -> None:
+        """Append the output-message items of an assistant text in a turn without reasoning."""
+        if provider_data.get(PROVIDER) is None:
+            # Nothing recorded to replay: the plain form ``assistant_entries`` would build.
+            self.items.append({"role": "assistant", "content": text})
+            self.indices.append(index)
+            return
+        entries = self.ids.assistant_entries(text, own_data(provider_data), index)
+        self.items += [entry.item for entry in entries]
+        self.indices += [index] * len(entries)
 
     # -- one handler per message type ----------------------------------------------------
 
     def text(self, message: TextMessage, index: int) -> None:
         """SYSTEM -> a system message item; self (or no sender, role assistant) -> an
         assistant item; no sender, role user, or another agent -> a user item."""
-        text = self._text(message.content, index, "content")
+        content = message.content
+        # Most text is ASCII with something in it: nothing to check, no call to ``_text``.
+        if content.isascii() and content and not content.isspace():
+            text: str | None = content
+        else:
+            text = self._text(content, index, "content")
         sender, role = message.from_, message.role
         if role == Role.SYSTEM:
             if text is not None:
                 prefix = self._named(sender, index)
                 content = text if prefix is None else prefix + text
                 self.items.append({"role": "system", "content": content})
+                self.indices.append(index)
             if message.reasoning:
                 self.recorder.record(index, "omitted", "reasoning is not sent in a system item")
             return
@@ -219,12 +233,20 @@ class Converter(PartBuilder):
         else:
             turn = "assistant" if sender == self.agent_name else "user"
         if turn == "assistant":
-            entries = self.ids.assistant_entries(text, own_data(message.provider_data), index)
-            self._turn(entries, message.reasoning, index)
+            if message.reasoning:
+                entries = self.ids.assistant_entries(text, own_data(message.provider_data), index)
+                self._turn(entries, message.reasoning, index)
+            elif text is not None:
+                self._assistant_text(text, message.provider_data, index)
             return
         if message.reasoning:
             self.recorder.record(index, "omitted", "reasoning is not sent in a user item")
-        if text is not None:
+        if text is None:
+            return
+        if sender is None:
+            self.items.append({"role": "user", "content": text})
+            self.indices.append(index)
+        else:
             self._user_text(text, sender, index)
 
     def image(self, message: ImageMessage, index: int) -> None:
@@ -272,52 +294,18 @@ class Converter(PartBuilder):
         text = None
         if message.content:
             text = self._text(message.content, index, "content")
+        if not message.reasoning:
+            # Nothing to place: the items go straight out, no turn entries are built.
+            if text is not None:
+                self._assistant_text(text, message.provider_data, index)
+            calls = self._call_items(message.tool_calls, index)
+            self.items += calls
+            self.indices += [index] * len(calls)
+            return
         entries = self.ids.assistant_entries(text, own_data(message.provider_data), index)
-        for position, call in enumerate(message.tool_calls):
-            call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            if not (call_id.isascii() and call.function_arguments.isascii()):
-                check_text(call_id, index=index, field=f"tool_calls[{position}].tool_call_id")
-                check_text(
-                    call.function_arguments,
-                    index=index,
-                    field=f"tool_calls[{position}].function_arguments",
-                )
-            item: dict[str, Any] = {"type": "function_call"}
-            item_id = self.ids.take(own_data(call.provider_data), "fc_", index)
-            if item_id is not None:
-                self.ids.sent.add(item_id)
-                item["id"] = item_id
-            item["call_id"] = call_id
-            item["name"] = self._function_name(call.function_name, index, position)
-            item["arguments"] = call.function_arguments
-            entries.append(Entry(item, item_id))
+        calls = self._call_items(message.tool_calls, index)
+        entries += [Entry(item, item.get("id")) for item in calls]
         self._turn(entries, message.reasoning, index)
-
-    def results(self, message: ToolCallResultMessage, index: int) -> None:
-        """One ``function_call_output`` per call whose ``result`` is not ``None``: its text, or
-        for a parts result a list of ``input_text`` / ``input_image`` / ``input_file`` parts."""
-        error_noted = False
-        for position, call in enumerate(message.tool_calls):
-            result = call.result
-            if result is None:
-                continue
-            call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            if not call_id.isascii():
-                check_text(call_id, index=index, field=f"tool_calls[{position}].tool_call_id")
-            output: str | list[dict[str, Any]]
-            if isinstance(result, str):
-                if not result.isascii():
-                    check_text(result, index=index, field=f"tool_calls[{position}].result")
-                output = result
-            else:
-                # Every part dropped (each noted): the empty text, never an empty list.
-                output = self._output_parts(result, index, f"tool_calls[{position}].result") or ""
-            if call.is_error and not error_noted:
-                self.recorder.record(index, "omitted", _IS_ERROR_OMITTED)
-                error_noted = True
-            self.items.append(
-                {"type": "function_call_output", "call_id": call_id, "output": output}
-            )
 
     def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
         """Self or no sender: the call items then the output items; another agent: one user
@@ -353,6 +341,7 @@ class Converter(PartBuilder):
         reason = _unsupported_item(payload)
         if reason is None:
             self.items.append(payload)
+            self.indices.append(index)
         else:
             self.recorder.record(index, "dropped", reason, error=UnsupportedMessageError)
 

@@ -106,8 +106,7 @@ def to_openai_responses(
     prepared = prepare_conversation(
         messages, agent_name=agent_name, check_pairing=check_pairing, raw_turn=raw_turn
     )
-    for message, index in zip(prepared.messages, prepared.indices, strict=True):
-        converter.convert(message, index)
+    converter.convert(prepared.messages, prepared.indices)
     if check_pairing:
         prepared.raise_violation()
         if not converter.items:

@@ -7,7 +7,8 @@ response by the same code as ``from_openai_responses``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
 
 from openai.types.responses import Response, ResponseStreamEvent
 
@@ -18,12 +19,19 @@ from llmbridge import (
     Role,
     StreamInterruptedError,
     TextMessageUpdate,
+    ToolCall,
+    ToolCallMessageUpdate,
 )
 from llmbridge.kit import ReplyParts, ToolCallAccumulator, partial_reply
 from llmbridge.openai._errors import RESPONSES_PROVIDER, responses_error
 from llmbridge.openai._responses._response import reply_from_items
 
 __all__ = ["OpenAIResponsesStreamAggregator"]
+
+_TEXT_DELTAS: Final = frozenset({"response.output_text.delta"})
+_REASONING_DELTAS: Final = frozenset(
+    {"response.reasoning_summary_text.delta", "response.reasoning_text.delta"}
+)
 
 
 class OpenAIResponsesStreamAggregator:
@@ -49,24 +57,23 @@ class OpenAIResponsesStreamAggregator:
         "_calls",
         "_done",
         "_events",
-        "_indices",
-        "_reasoning",
-        "_refusal",
+        "_fragments",
+        "_open",
         "_strict_mode",
         "_terminal",
-        "_text",
         "agent_name",
     )
 
     def __init__(self, agent_name: str, *, strict_mode: bool = False) -> None:
         self.agent_name = agent_name
         self._strict_mode = strict_mode
-        self._text: list[str] = []
-        self._reasoning: list[str] = []
-        self._refusal: list[str] = []
+        # The names and ids of the calls; their arguments are kept in ``_fragments`` (index ->
+        # fragments), the text and reasoning deltas only in ``_events``: ``partial`` joins them,
+        # so that a delta does little more than build its update.
         self._calls = ToolCallAccumulator()
-        # output index of a function-call item -> its neutral index (calls counted alone)
-        self._indices: dict[int, int] = {}
+        self._fragments: list[list[str]] = []
+        # output index of a function-call item -> (its neutral index, name, id) as last added
+        self._open: dict[int, tuple[int, str, str | None]] = {}
         self._done: dict[int, Any] = {}
         self._terminal: Response | None = None
         self._events: list[ResponseStreamEvent] = []
@@ -77,31 +84,21 @@ class OpenAIResponsesStreamAggregator:
         Raises ``StreamInterruptedError`` for ``response.failed`` and ``error`` events.
         """
         self._events.append(event)
-        agent = self.agent_name
         # Dispatch on the type tag, not on classes: class patterns over the SDK's pydantic
         # events cost 25% of a stream's aggregation in the Anthropic wing (make bench). The
         # deltas come first: they are nearly every event of a stream.
         match event.type:
             case "response.output_text.delta":
-                delta: str = event.delta
-                self._text.append(delta)
-                return [TextMessageUpdate(Role.ASSISTANT, delta, agent)]
+                return [TextMessageUpdate(Role.ASSISTANT, event.delta, self.agent_name)]
             case "response.function_call_arguments.delta":
-                index = self._indices.get(event.output_index)
-                if index is None:
-                    return []
-                return [self._calls.add(index, arguments=event.delta, from_=agent)]
+                return self._arguments(event.output_index, event.delta)
             case "response.reasoning_summary_text.delta" | "response.reasoning_text.delta":
-                self._reasoning.append(event.delta)
-                return [ReasoningMessageUpdate(event.delta, agent)]
+                return [ReasoningMessageUpdate(event.delta, self.agent_name)]
             case "response.output_item.added":
                 return self._item_added(event.output_index, event.item)
             case "response.output_item.done":
                 if event.item is not None:
                     self._done[event.output_index] = event.item
-                return []
-            case "response.refusal.delta":
-                self._refusal.append(event.delta)
                 return []
             case "response.completed" | "response.incomplete":
                 self._terminal = event.response
@@ -121,11 +118,28 @@ class OpenAIResponsesStreamAggregator:
             case _:  # lifecycle, part framing, *.done and event types to come
                 return []
 
+    def _arguments(self, output_index: int, delta: str) -> list[Message]:
+        # What ToolCallAccumulator.add would give, without its call: a stream is mostly deltas.
+        call = self._open.get(output_index)
+        if call is None:
+            return []
+        index, name, call_id = call
+        if delta:
+            self._fragments[index].append(delta)
+        return [
+            ToolCallMessageUpdate(name, delta, self.agent_name, index=index, tool_call_id=call_id)
+        ]
+
     def _item_added(self, output_index: int, item: Any) -> list[Message]:
         # The SDK skips items that are null here ("stream indexes can have gaps").
         if item is None or item.type != "function_call":
             return []
-        index = self._indices.setdefault(output_index, len(self._indices))
+        call = self._open.get(output_index)
+        index = len(self._open) if call is None else call[0]
+        if index == len(self._fragments):
+            self._fragments.append([])
+        if item.arguments:
+            self._fragments[index].append(item.arguments)
         update = self._calls.add(
             index,
             tool_call_id=item.call_id,
@@ -133,6 +147,8 @@ class OpenAIResponsesStreamAggregator:
             arguments=item.arguments or None,
             from_=self.agent_name,
         )
+        # The accumulator keeps the first name and id given: the deltas carry those.
+        self._open[output_index] = (index, update.function_name, update.tool_call_id)
         return [update]
 
     @property
@@ -141,13 +157,22 @@ class OpenAIResponsesStreamAggregator:
 
         Never raises: a refusal seen so far does not stop it.
         """
-        reasoning = "".join(self._reasoning)
+        reasoning = _joined(self._events, _REASONING_DELTAS)
         parts = ReplyParts(
-            text="".join(self._text),
+            text=_joined(self._events, _TEXT_DELTAS),
             reasoning=(Reasoning(reasoning, provider=RESPONSES_PROVIDER),) if reasoning else (),
-            tool_calls=tuple(self._calls.tool_calls()),
+            tool_calls=tuple(self._partial_calls()),
         )
         return partial_reply(parts, agent_name=self.agent_name, raw=tuple(self._events))
+
+    def _partial_calls(self) -> list[ToolCall]:
+        # The accumulator has the names and ids (index order: 0, 1, ... as added); the
+        # fragments, first arguments included, are in ``_fragments``.
+        calls = self._calls.tool_calls()
+        return [
+            ToolCall(call.function_name, "".join(fragments), tool_call_id=call.tool_call_id)
+            for call, fragments in zip(calls, self._fragments, strict=True)
+        ]
 
     def finish(self) -> Message:
         """Return the complete reply; ``raw`` is the terminal event's response.
@@ -172,3 +197,9 @@ class OpenAIResponsesStreamAggregator:
             strict_mode=self._strict_mode,
             source="OpenAIResponsesStreamAggregator",
         )
+
+
+def _joined(events: Sequence[ResponseStreamEvent], kinds: frozenset[str]) -> str:
+    """The deltas of the events of ``kinds``, joined."""
+    # The type tag names a delta event, as in ``add``: each of these has a str ``delta``.
+    return "".join(event.delta for event in events if event.type in kinds)  # type: ignore[union-attr,misc]
