@@ -125,9 +125,9 @@ def prepare_conversation(
             tuple(notes),
             MappingProxyType(assigner.tool_ids) if assigner.tool_ids else _NO_IDS,
         )
-    outcome = detect_repairs(given, agent_name, hook, tool_id_rule)
+    outcome, in_order = detect_repairs(given, agent_name, hook, tool_id_rule)
     if outcome is not REPAIR:
-        return PreparedConversation(given, tuple(range(len(given))), violation=outcome)
+        return PreparedConversation(given, in_order, violation=outcome)
     moved, indices, move_notes = move_interruptions(given, agent_name, hook)
     assigner = IdAssigner(tool_id_rule, unique=True)
     assigned, id_notes = assigner.assign(moved, indices, agent_name, hook)

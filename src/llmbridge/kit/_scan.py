@@ -206,6 +206,7 @@ class _Kept:
     raw_turn: RawTurnHook
     outcome: Outcome
     state: ScanState
+    indices: tuple[int, ...]  # ``range(len(messages))``: sent again with the messages
 
 
 class _RecentScans:
@@ -257,17 +258,20 @@ def clear_recent_scans() -> None:
 
 def detect_repairs(
     messages: tuple[Message, ...], agent_name: str, raw_turn: RawTurnHook, rule: ToolIdRule | None
-) -> Outcome:
+) -> tuple[Outcome, tuple[int, ...]]:
     """The detecting scan of ``messages`` (see ``scan``), from where a kept scan of a prefix
-    of them left off; a scan that went through every message is kept."""
+    of them left off, and the indices ``0 .. len(messages) - 1``; a scan that went through
+    every message is kept."""
     found = _RECENT.find(messages, agent_name, rule, raw_turn)
     if found is not None and len(found.messages) == len(messages):
         _RECENT.keep(found, found)
-        return found.outcome
+        return found.outcome, found.indices
     start, state = (0, _START) if found is None else (len(found.messages), found.state)
     outcome, end = scan(
         messages, None, agent_name, raw_turn, rule=rule, detect=True, start=start, state=state
     )
+    indices = tuple(range(len(messages)))
     if end is not None:
-        _RECENT.keep(_Kept(messages, agent_name, rule, raw_turn, outcome, end), found)
-    return outcome
+        kept = _Kept(messages, agent_name, rule, raw_turn, outcome, end, indices)
+        _RECENT.keep(kept, found)
+    return outcome, indices
