@@ -63,6 +63,7 @@ _ARTICLED: Final = {
     AudioMessage: "an AudioMessage",
 }
 _EMPTY_ERROR_TEXT: Final = "The tool failed without output."
+_SYSTEM: Final = Role.SYSTEM
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
 
@@ -81,6 +82,7 @@ class Converter:
         "prefix",
         "recorder",
         "sink",
+        "valid_names",
     )
 
     def __init__(
@@ -99,6 +101,8 @@ class Converter:
         self.max_image_bytes = max_image_bytes
         self.max_document_bytes = max_document_bytes
         self.cut = CutOffCalls()
+        # Function names that match the pattern: most calls repeat a few names, tested once.
+        self.valid_names: set[str] = set()
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` (neutral index ``index``); other types are unsupported (dropped
@@ -175,6 +179,7 @@ class Converter:
 
     def _tool_name(self, name: str, position: int, index: int) -> str:
         if _TOOL_NAME_PATTERN.fullmatch(name):
+            self.valid_names.add(name)
             return name
         check_text(name, index=index, field=f"tool_calls[{position}].function_name")
         cleaned = sanitize_identifier(name, max_length=MAX_TOOL_NAME_LENGTH)
@@ -231,7 +236,7 @@ class Converter:
         """SYSTEM -> system blocks; self -> assistant (thinking first); no sender -> its role
         (user/assistant, else ``InvalidMessageError``); another agent -> user (name policy)."""
         role, from_ = message.role, message.from_
-        if role == Role.SYSTEM:
+        if role == _SYSTEM:
             self._system(message, index)
             return
         if from_ == self.agent_name:
@@ -247,16 +252,21 @@ class Converter:
                 )
         else:
             turn = "user"
-        block = self._text_block(message.content, index, "content")
-        if block is None:
-            return
+        content = message.content
+        block: Block | None
+        if content.isascii() and content and not content.isspace():  # most texts: no checks
+            block = {"type": "text", "text": content}
+        else:
+            block = self._text_block(content, index, "content")
+            if block is None:
+                return
+        reasoning = message.reasoning
         if turn == "user":
-            if message.reasoning:
+            if reasoning:
                 self.recorder.record(index, "omitted", "reasoning is not sent in a user turn")
             blocks = [block] if from_ is None else self._sender([block], from_, index)
         else:
-            blocks = self._thinking(message.reasoning, index) if message.reasoning else []
-            blocks.append(block)
+            blocks = [*self._thinking(reasoning, index), block] if reasoning else [block]
         self.sink.add(turn, blocks, index)
 
     def _system(self, message: TextMessage, index: int) -> None:
@@ -316,18 +326,22 @@ class Converter:
             block = self._text_block(message.content, index, "content")
             if block is not None:
                 blocks.append(block)
+        cut_off = message.finish_reason == "length"
         for position, call in enumerate(message.tool_calls):
             # Ids come assigned and mapped to Anthropic's pattern (prepare_conversation).
             tool_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
             # A call cut off at the token limit goes with {}; its text goes with its result.
-            repaired = self.cut.take(message, call, tool_id)
+            repaired = self.cut.take(message, call, tool_id) if cut_off else None
             if repaired is not None:
                 self.recorder.record(index, "repaired", repaired)
+            name = call.function_name
+            if name not in self.valid_names:
+                name = self._tool_name(name, position, index)
             blocks.append(
                 {
                     "type": "tool_use",
                     "id": tool_id,
-                    "name": self._tool_name(call.function_name, position, index),
+                    "name": name,
                     "input": {} if repaired else parse_arguments(call, position, index),
                 }
             )
@@ -340,11 +354,16 @@ class Converter:
         """A user turn of ``tool_result`` blocks for the calls whose result is not ``None``;
         a parts result becomes content blocks (text, image, document)."""
         blocks: list[Block] = []
+        cut = self.cut
         for position, call in enumerate(message.tool_calls):
             if call.result is None:
                 continue
             tool_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            content = self._result_content(call.result, tool_id, position, index)
+            result = call.result
+            if isinstance(result, str) and result.isascii() and not cut.arguments:
+                content: str | list[Block] = result  # most results: text, nothing to add
+            else:
+                content = self._result_content(result, tool_id, position, index)
             block: Block = {"type": "tool_result", "tool_use_id": tool_id}
             if call.is_error:
                 block["is_error"] = True
