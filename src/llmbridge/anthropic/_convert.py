@@ -1,15 +1,14 @@
 """One neutral message -> Anthropic blocks (``match`` with class patterns over message types).
 
-``Converter`` handles a message at a time and hands the blocks of one role to a sink
-(``_merge``); it never mutates its input and never re-encodes an image (it reads the
-``base64_data`` each ``ImageMessage`` caches). Lossy changes go through ``NoteRecorder``, the one
-lenient/strict decision point; rule violations raise ``InvalidMessageError`` in both modes.
+``Converter`` handles a message at a time (from the blocks of ``_blocks``) and hands the blocks
+of one role to a sink (``_merge``); it never mutates its input and never re-encodes an image (it
+reads the ``base64_data`` each ``ImageMessage`` caches). Lossy changes go through
+``NoteRecorder``, the one lenient/strict decision point; rule violations raise
+``InvalidMessageError`` in both modes.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from typing import Any, Final
 
 from llmbridge import (
@@ -20,7 +19,6 @@ from llmbridge import (
     Message,
     MessageEnvelope,
     MultiModalMessage,
-    Reasoning,
     Role,
     TextMessage,
     ToolCallAggregateMessage,
@@ -29,17 +27,13 @@ from llmbridge import (
     UnsupportedMessageError,
 )
 from llmbridge.anthropic._arguments import parse_arguments
-from llmbridge.anthropic._errors import PROVIDER
-from llmbridge.anthropic._media import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, media_block
-from llmbridge.anthropic._merge import Block, Sink
+from llmbridge.anthropic._blocks import MAX_TOOL_NAME_LENGTH, BlockBuilder
+from llmbridge.anthropic._media import MAX_IMAGE_BYTES
+from llmbridge.anthropic._merge import Block
 from llmbridge.kit import (
     SUPPORTED_IMAGE_TYPES,
-    CutOffCalls,
-    NoteRecorder,
     ToolResult,
-    ToolResultPart,
     check_text,
-    sanitize_identifier,
     tool_call_id_or_fallback,
     unsupported_envelope,
 )
@@ -53,10 +47,8 @@ __all__ = [
 ]
 
 ALLOWED_MEDIA_TYPES: Final = SUPPORTED_IMAGE_TYPES
-MAX_TOOL_NAME_LENGTH: Final = 128
 ENVELOPE_ROLES: Final = frozenset({"user", "assistant", "system"})
 """The roles of the provider messages passed through in envelopes (``system`` is lifted)."""
-_TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 _ARTICLED: Final = {
     ImageMessage: "an ImageMessage",
     DocumentMessage: "a DocumentMessage",
@@ -67,42 +59,14 @@ _SYSTEM: Final = Role.SYSTEM
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
 
-class Converter:
+class Converter(BlockBuilder):
     """Converts one neutral message at a time into ``sink`` (``convert`` dispatches on type).
 
     ``convert(message, index)`` raises ``InvalidMessageError`` (both modes) for a message that
     breaks a rule, and records notes (raising in strict mode when they are lossy).
     """
 
-    __slots__ = (
-        "agent_name",
-        "cut",
-        "max_document_bytes",
-        "max_image_bytes",
-        "prefix",
-        "recorder",
-        "sink",
-        "valid_names",
-    )
-
-    def __init__(
-        self,
-        agent_name: str,
-        recorder: NoteRecorder,
-        name_policy: str,
-        sink: Sink,
-        max_image_bytes: int | None = MAX_IMAGE_BYTES,
-        max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
-    ) -> None:
-        self.agent_name = agent_name
-        self.recorder = recorder
-        self.prefix = name_policy == "prefix"
-        self.sink = sink
-        self.max_image_bytes = max_image_bytes
-        self.max_document_bytes = max_document_bytes
-        self.cut = CutOffCalls()
-        # Function names that match the pattern: most calls repeat a few names, tested once.
-        self.valid_names: set[str] = set()
+    __slots__ = ()
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` (neutral index ``index``); other types are unsupported (dropped
@@ -130,105 +94,6 @@ class Converter:
                     f"{type(message).__name__} cannot be sent to Anthropic",
                     error=UnsupportedMessageError,
                 )
-
-    # -- shared pieces -------------------------------------------------------------------
-
-    def _sender(self, blocks: list[Block], name: str, index: int) -> list[Block]:
-        """Apply the name policy to the blocks of another agent's message."""
-        if self.prefix:
-            check_text(name, index=index, field="from_")
-            self.recorder.record(index, "repaired", f"sender name carried as a '[{name}] ' prefix")
-            return [{"type": "text", "text": f"[{name}] "}, *blocks]
-        self.recorder.record(
-            index, "dropped", f"sender name {name!r} cannot be sent to Anthropic", field="from_"
-        )
-        return blocks
-
-    def _text_block(self, text: str, index: int, field: str) -> Block | None:
-        # The ASCII test inline, as at every hot check_text site: a call per text made
-        # to_anthropic 9% slower (benchmark conversation); a lone surrogate is never ASCII.
-        if not text.isascii():
-            check_text(text, index=index, field=field)
-        if text and not text.isspace():  # isspace: no copy, unlike strip
-            return {"type": "text", "text": text}
-        self.recorder.record(index, "dropped", "empty or whitespace-only text", field=field)
-        return None
-
-    def _empty(self, index: int) -> None:
-        self.recorder.record(index, "dropped", "nothing left to send in this message")
-
-    def _thinking(self, reasoning: Sequence[Reasoning], index: int) -> list[Block]:
-        blocks: list[Block] = []
-        omitted: list[str] = []
-        for position, item in enumerate(reasoning):
-            # Empty data or signature cannot be verified by the API: such blocks are omitted.
-            if item.provider == PROVIDER and item.redacted_data:
-                blocks.append({"type": "redacted_thinking", "data": item.redacted_data})
-            elif item.provider == PROVIDER and item.signature:
-                check_text(item.text, index=index, field=f"reasoning[{position}].text")
-                blocks.append(
-                    {"type": "thinking", "thinking": item.text, "signature": item.signature}
-                )
-            else:
-                omitted.append(repr(item.provider) if item.provider != PROVIDER else "unsigned")
-        if omitted:
-            self.recorder.record(
-                index, "omitted", f"reasoning not sent to Anthropic ({', '.join(omitted)})"
-            )
-        return blocks
-
-    def _tool_name(self, name: str, position: int, index: int) -> str:
-        if _TOOL_NAME_PATTERN.fullmatch(name):
-            self.valid_names.add(name)
-            return name
-        check_text(name, index=index, field=f"tool_calls[{position}].function_name")
-        cleaned = sanitize_identifier(name, max_length=MAX_TOOL_NAME_LENGTH)
-        self.recorder.record(
-            index,
-            "renamed",
-            f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,128}}$: renamed {cleaned!r}",
-            field=f"tool_calls[{position}].function_name",
-        )
-        return cleaned
-
-    def _media_block(
-        self, item: ImageMessage | DocumentMessage | AudioMessage, index: int, field_prefix: str
-    ) -> Block | None:
-        return media_block(
-            item,
-            recorder=self.recorder,
-            max_image_bytes=self.max_image_bytes,
-            max_document_bytes=self.max_document_bytes,
-            index=index,
-            field_prefix=field_prefix,
-        )
-
-    def _part_blocks(
-        self, result: tuple[ToolResultPart, ...], field: str, index: int
-    ) -> list[Block]:
-        """The blocks of a parts result, in order (empty text and unsendable media left out)."""
-        blocks: list[Block] = []
-        for number, part in enumerate(result):
-            if isinstance(part, TextMessage):
-                block = self._text_block(part.content, index, f"{field}[{number}]")
-            else:
-                block = self._media_block(part, index, f"{field}[{number}].")
-            if block is not None:
-                blocks.append(block)
-        return blocks
-
-    def _not_from_self(self, message: Message, index: int, what: str) -> None:
-        if message.from_ == self.agent_name:
-            produced = (
-                "images"
-                if isinstance(message, ImageMessage | MultiModalMessage)
-                else ("documents or audio")
-            )
-            raise InvalidMessageError(
-                f"{what} cannot come from the agent itself (models do not produce {produced})",
-                index=index,
-                field="from_",
-            )
 
     # -- one handler per message type ----------------------------------------------------
 
