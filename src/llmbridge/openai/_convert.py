@@ -298,9 +298,10 @@ def convert_messages(conv: Converter, messages: Sequence[Message], indices: Sequ
     """Convert ``messages`` (of neutral indices ``indices``) into ``conv``, one at a time."""
     out = conv.messages
     out_indices = conv.indices
+    batch = conv.batch
     done = len(out)  # the payloads that have their index
     for message, index in zip(messages, indices, strict=True):
-        if conv.batch.parts and not _continues_batch(message):
+        if batch.parts and not _continues_batch(message):
             conv.flush_media()  # indexes what it sends
             done = len(out)
         # Class patterns: subclasses of the neutral types convert as their nearest base.
