@@ -3,7 +3,7 @@
 An agent loop sends the same history every turn, grown by a few messages. Neutral messages are
 immutable, so the outcome of scanning a prefix holds for as long as the same message objects
 are sent again: ``detect_repairs`` keeps the last few scans (the messages themselves, compared
-by identity, never by value) and scans only the messages after the longest one it finds. A
+by identity, never by value) and scans only the messages after the latest kept prefix. A
 conversation that holds anything else than the exact neutral types (an envelope's dict can
 change, a subclass may) is scanned every time and never kept.
 """
@@ -212,8 +212,8 @@ class _Kept:
 class _RecentScans:
     """The last ``MAX_RECENT_SCANS`` kept scans, the latest first.
 
-    The one cache of the package, and deliberately a module-level object: the conversions are
-    pure functions, and the history an agent resends is what makes the scan worth keeping.
+    A module-level object, deliberately: the conversions are pure functions, and the history
+    an agent resends (whatever calls the conversion) is what makes a scan worth keeping.
     ``kept`` is only ever replaced by a new tuple (never changed in place), so threads
     converting at once may push out each other's scans but never see a half-made one.
     """
@@ -271,7 +271,7 @@ def detect_repairs(
         messages, None, agent_name, raw_turn, rule=rule, detect=True, start=start, state=state
     )
     indices = tuple(range(len(messages)))
-    if end is not None:
+    if end is not None and messages:  # an empty prefix saves nothing
         kept = _Kept(messages, agent_name, rule, raw_turn, outcome, end, indices)
         _RECENT.keep(kept, found)
     return outcome, indices
