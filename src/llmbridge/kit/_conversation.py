@@ -17,10 +17,7 @@ from typing import Final
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages import (
-    ImageMessage,
     Message,
-    MultiModalMessage,
-    TextMessage,
     ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
@@ -28,15 +25,13 @@ from llmbridge._messages import (
 )
 from llmbridge.kit._notes import ConversionNote
 from llmbridge.kit._repair import IdAssigner, move_interruptions
-from llmbridge.kit._scan import REPAIR, detect_repairs, scan
+from llmbridge.kit._scan import PLAIN_TURNS, REPAIR, detect_repairs, scan
 from llmbridge.kit._tool_ids import ToolIdRule
 from llmbridge.kit._turns import RawTurnHook, generic_raw_turn
 
 __all__ = ["PreparedConversation", "check_tool_pairing", "prepare_conversation"]
 
 
-# Types that always become an assistant or a movable turn, never a call or results.
-_PLAIN_TURNS: Final = frozenset({TextMessage, ImageMessage, MultiModalMessage})
 _NO_IDS: Final[Mapping[str, str]] = MappingProxyType({})
 
 
@@ -69,7 +64,7 @@ class PreparedConversation:
 def _needs_ids(messages: Sequence[Message], rule: ToolIdRule | None) -> bool:
     """Whether a call or result lacks an id, or has one ``rule`` does not accept."""
     for message in messages:
-        if type(message) in _PLAIN_TURNS:
+        if type(message) in PLAIN_TURNS:
             continue
         calls = _calls_of(message)
         for call in calls:

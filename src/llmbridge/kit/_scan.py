@@ -33,7 +33,15 @@ from llmbridge.kit._tool_calls import call_ids
 from llmbridge.kit._tool_ids import ToolIdRule
 from llmbridge.kit._turns import ASSISTANT, CALL, MOVABLE, OPAQUE, RESULT, RawTurnHook, turn_kind
 
-__all__ = ["REPAIR", "Outcome", "ScanState", "clear_recent_scans", "detect_repairs", "scan"]
+__all__ = [
+    "PLAIN_TURNS",
+    "REPAIR",
+    "Outcome",
+    "ScanState",
+    "clear_recent_scans",
+    "detect_repairs",
+    "scan",
+]
 
 
 class _Scan(enum.Enum):
@@ -45,7 +53,7 @@ Outcome: TypeAlias = InvalidMessageError | _Scan | None
 """A scan's result: the first pairing violation, ``REPAIR`` (detecting scans), or ``None``."""
 
 # Types that always become an assistant or a movable turn, never a call or results.
-_PLAIN_TURNS: Final = frozenset({TextMessage, ImageMessage, MultiModalMessage})
+PLAIN_TURNS: Final = frozenset({TextMessage, ImageMessage, MultiModalMessage})
 # The types whose every field the scan reads is immutable: only these conversations are kept.
 _IMMUTABLE: Final = frozenset(
     {
@@ -134,7 +142,7 @@ def scan(
         cls = type(message)
         if cls is ToolCallResultMessage:
             kind = RESULT
-        elif not pending and cls in _PLAIN_TURNS:
+        elif not pending and cls in PLAIN_TURNS:
             # Outside a call region an assistant turn and a movable one act alike.
             calls = ()
             continue
