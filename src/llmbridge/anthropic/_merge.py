@@ -23,6 +23,7 @@ _FRONT: Final[dict[str, frozenset[str]]] = {
     "user": frozenset({"tool_result"}),
     "assistant": frozenset({"thinking", "redacted_thinking"}),
 }
+_MERGED: Final = {role: f"merged into the preceding {role} turn" for role in _FRONT}
 _REORDERED: Final[dict[str, str]] = {
     "user": "tool results moved before the other blocks of the merged user turn",
     "assistant": "thinking blocks moved to the front of the merged assistant turn",
@@ -106,10 +107,10 @@ class TurnSink:
             self._has_other = has_other
             self._raw = False
             return
-        self._merge(role, blocks, index, front_first=True, has_other=has_other)
+        self._merge(role, blocks, index, True, has_other)
 
     def _merge(
-        self, role: str, blocks: list[Block], index: int, *, front_first: bool, has_other: bool
+        self, role: str, blocks: list[Block], index: int, front_first: bool, has_other: bool
     ) -> None:
         front = _FRONT[role]
         if self._raw:
@@ -119,7 +120,7 @@ class TurnSink:
             self._has_other = any(b.get("type") not in front for b in opened)
             self._raw = False
         content: list[Block] = self.messages[-1]["content"]
-        self._recorder.record(index, "merged", f"merged into the preceding {role} turn")
+        self._recorder.record(index, "merged", _MERGED[role])
         # Neutral blocks come front kinds first; a provider message's may not.
         brings_front = (
             blocks[0].get("type") in front
@@ -181,7 +182,7 @@ class TurnSink:
             self._last_index = index
             front = _FRONT[role]
             has_other = any(b.get("type") not in front for b in blocks)
-            self._merge(role, blocks, index, front_first=False, has_other=has_other)
+            self._merge(role, blocks, index, False, has_other)
             return
         self.messages.append(payload)
         self.first_indices.append(index)

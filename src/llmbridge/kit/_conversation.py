@@ -1,15 +1,15 @@
 """``prepare_conversation``: the request-level tool-pairing step and tool-id mapping (4.5, 16).
 
-One scan checks the conversation and notices whether anything must change: a turn that
-interrupts a tool call and its results, an id used twice in the request, an id the target's
+One scan (``_scan``) checks the conversation and notices whether anything must change: a turn
+that interrupts a tool call and its results, an id used twice in the request, an id the target's
 ``ToolIdRule`` does not accept, a call without an id. Most conversations need nothing, and the
-step runs on every request of an agent loop, so then the messages come back as they are; only
-otherwise are the repairs applied (and the result scanned again for the check).
+step runs on every request of an agent loop, so then the messages come back as they are (and
+the scan of a history sent again goes on from where the last one left off); only otherwise are
+the repairs applied (and the result scanned again for the check).
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -17,10 +17,7 @@ from typing import Final
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages import (
-    ImageMessage,
     Message,
-    MultiModalMessage,
-    TextMessage,
     ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
@@ -28,29 +25,13 @@ from llmbridge._messages import (
 )
 from llmbridge.kit._notes import ConversionNote
 from llmbridge.kit._repair import IdAssigner, move_interruptions
-from llmbridge.kit._tool_calls import call_ids
+from llmbridge.kit._scan import PLAIN_TURNS, REPAIR, detect_repairs, scan
 from llmbridge.kit._tool_ids import ToolIdRule
-from llmbridge.kit._turns import (
-    ASSISTANT,
-    CALL,
-    MOVABLE,
-    OPAQUE,
-    RESULT,
-    RawTurnHook,
-    generic_raw_turn,
-    turn_kind,
-)
+from llmbridge.kit._turns import RawTurnHook, generic_raw_turn
 
 __all__ = ["PreparedConversation", "check_tool_pairing", "prepare_conversation"]
 
 
-class _Scan(enum.Enum):
-    REPAIR = "repair"  # something must change before the check can be made
-
-
-_REPAIR: Final = _Scan.REPAIR
-# Types that always become an assistant or a movable turn, never a call or results.
-_PLAIN_TURNS: Final = frozenset({TextMessage, ImageMessage, MultiModalMessage})
 _NO_IDS: Final[Mapping[str, str]] = MappingProxyType({})
 
 
@@ -80,114 +61,10 @@ class PreparedConversation:
             )
 
 
-def _unanswered(ids: list[str], pending: set[str], index: int) -> InvalidMessageError:
-    call_id = next(call_id for call_id in ids if call_id in pending)
-    return InvalidMessageError(
-        f"tool call {call_id!r} is not answered by a tool result before the next assistant "
-        "turn or the end of the conversation",
-        index=index,
-        field="tool_calls",
-    )
-
-
-def _bad_result(call_id: str, calls: Sequence[ToolCall], index: int) -> InvalidMessageError:
-    if call_id in call_ids(calls):
-        # Providers reject a second result for one call (OpenAI: "Duplicate value for
-        # 'tool_call_id'"), so the check must not pass it.
-        reason = f"tool result {call_id!r} answers a call that already has a result"
-    else:
-        reason = (
-            f"tool result {call_id!r} answers no call of the closest preceding tool-call message"
-        )
-    return InvalidMessageError(reason, index=index, field="tool_calls")
-
-
-def _scan(
-    messages: Sequence[Message],
-    indices: Sequence[int] | None,
-    agent_name: str,
-    raw_turn: RawTurnHook,
-    *,
-    rule: ToolIdRule | None,
-    detect: bool,
-) -> InvalidMessageError | _Scan | None:
-    """Return the first pairing violation, ``None``, or (with ``detect``) ``_REPAIR`` where a
-    change applies before any violation: changes only affect what follows that point, so a
-    violation found first stands."""
-    # One pass and no allocation per message: ``pending`` (the ids of the closest call message
-    # still waiting for a result) is one set, emptied by the results and refilled by the next
-    # call message; the ids of a call message are rebuilt from ``calls`` only to word an error.
-    pending: set[str] = set()
-    calls: Sequence[ToolCall] = ()
-    call_index = 0
-    used: set[str] = set()
-    for position, message in enumerate(messages):
-        cls = type(message)
-        if cls is ToolCallResultMessage:
-            kind = RESULT
-        elif not pending and cls in _PLAIN_TURNS:
-            # Outside a call region an assistant turn and a movable one act alike.
-            calls = ()
-            continue
-        else:
-            kind = turn_kind(message, agent_name, raw_turn)
-        if kind is ASSISTANT or kind is MOVABLE:
-            if pending:
-                if detect and kind is MOVABLE:
-                    return _REPAIR
-                return _unanswered(call_ids(calls), pending, call_index)
-            calls = ()
-            continue
-        if kind is OPAQUE:
-            continue
-        if kind is RESULT:
-            assert isinstance(message, ToolCallResultMessage)
-            results = message
-        else:  # a call, alone or with its results
-            if pending:
-                return _unanswered(call_ids(calls), pending, call_index)
-            if isinstance(message, ToolCallAggregateMessage):
-                calls = message.tool_call_message.tool_calls
-            else:
-                assert isinstance(message, ToolCallMessage)
-                calls = message.tool_calls
-            for call in calls:
-                call_id = call.tool_call_id
-                if detect:
-                    # ``used`` holds this message's earlier ids too: a repeat within it counts.
-                    if (
-                        call_id is None
-                        or call_id in used
-                        or (rule is not None and not rule.is_valid(call_id))
-                    ):
-                        return _REPAIR
-                    used.add(call_id)
-                pending.add(call_id)  # type: ignore[arg-type]  # repaired ids are never None
-            call_index = position if indices is None else indices[position]
-            if kind is CALL:
-                continue
-            assert isinstance(message, ToolCallAggregateMessage)
-            results = message.tool_call_result_message
-        for call in results.tool_calls:
-            if call.result is None:
-                continue  # not sent, so it answers nothing
-            call_id = call.tool_call_id
-            if call_id is None:
-                if detect:
-                    return _REPAIR
-                call_id = ""
-            if call_id in pending:
-                pending.discard(call_id)
-            else:
-                index = position if indices is None else indices[position]
-                return _bad_result(call_id, calls, index)
-    return _unanswered(call_ids(calls), pending, call_index) if pending else None
-
-
 def _needs_ids(messages: Sequence[Message], rule: ToolIdRule | None) -> bool:
     """Whether a call or result lacks an id, or has one ``rule`` does not accept."""
     for message in messages:
-        if type(message) in _PLAIN_TURNS:
+        if type(message) in PLAIN_TURNS:
             continue
         calls = _calls_of(message)
         for call in calls:
@@ -243,14 +120,14 @@ def prepare_conversation(
             tuple(notes),
             MappingProxyType(assigner.tool_ids) if assigner.tool_ids else _NO_IDS,
         )
-    outcome = _scan(given, None, agent_name, hook, rule=tool_id_rule, detect=True)
-    if outcome is not _REPAIR:
-        return PreparedConversation(given, tuple(range(len(given))), violation=outcome)
+    outcome, in_order = detect_repairs(given, agent_name, hook, tool_id_rule)
+    if outcome is not REPAIR:
+        return PreparedConversation(given, in_order, violation=outcome)
     moved, indices, move_notes = move_interruptions(given, agent_name, hook)
     assigner = IdAssigner(tool_id_rule, unique=True)
     assigned, id_notes = assigner.assign(moved, indices, agent_name, hook)
-    violation = _scan(assigned, indices, agent_name, hook, rule=None, detect=False)
-    assert violation is not _REPAIR  # only a detecting scan asks for repairs
+    violation, _ = scan(assigned, indices, agent_name, hook, rule=None, detect=False)
+    assert violation is not REPAIR  # only a detecting scan asks for repairs
     notes = sorted([*move_notes, *id_notes], key=lambda note: note.index or 0)
     return PreparedConversation(
         tuple(assigned),

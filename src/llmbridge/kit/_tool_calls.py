@@ -87,6 +87,20 @@ class ToolCallAccumulator:
             call.name, arguments or "", from_, index=index, tool_call_id=call.tool_call_id
         )
 
+    def add_arguments(
+        self, index: int, arguments: str, from_: str | None = None
+    ) -> ToolCallMessageUpdate:
+        """``add(index, arguments=arguments, from_=from_)`` for a delta with nothing else: the
+        many argument fragments of a stream take no keyword parsing and no id or name test."""
+        call = self._calls.get(index)
+        if call is None:
+            call = self._calls[index] = _PendingCall(index)
+        if arguments:
+            call.fragments.append(arguments)
+        return ToolCallMessageUpdate(
+            call.name, arguments, from_, index=index, tool_call_id=call.tool_call_id
+        )
+
     def tool_calls(self) -> list[ToolCall]:
         """The calls assembled so far, in index order."""
         return [

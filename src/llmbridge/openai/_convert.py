@@ -49,6 +49,9 @@ ENVELOPE_ROLES: Final = frozenset({"system", "developer", "user", "assistant", "
 """The roles of the request messages Chat Completions takes, passed through in envelopes."""
 
 _CARRIED: Final[dict[type[Message], str]] = {DocumentMessage: "documents", AudioMessage: "audio"}
+_SYSTEM: Final = Role.SYSTEM
+_USER: Final = Role.USER
+_ASSISTANT: Final = Role.ASSISTANT
 _IS_ERROR_OMITTED: Final = (
     "is_error is not sent to OpenAI Chat Completions; the result text carries the error"
 )
@@ -57,33 +60,35 @@ _IS_ERROR_OMITTED: Final = (
 def _convert_text(conv: Converter, message: TextMessage, index: int) -> None:
     # The ASCII test is inlined at every check_text site: calling check_text for each string
     # made to_openai 30% slower (benchmark conversation); a lone surrogate is never ASCII.
-    if not message.content.isascii():
-        check_text(message.content, index=index, field="content")
+    content = message.content
+    if not content.isascii():
+        check_text(content, index=index, field="content")
     if message.reasoning:
         conv.omit_reasoning(index)
     sender = message.from_
-    if message.role == Role.SYSTEM:
-        system: ChatCompletionSystemMessageParam = {"role": "system", "content": message.content}
+    role = message.role
+    if role == _SYSTEM:
+        system: ChatCompletionSystemMessageParam = {"role": "system", "content": content}
         if sender is not None:
             system["name"] = conv.name(sender, index)
         conv.messages.append(system)
     elif sender == conv.agent_name:
         assistant: ChatCompletionAssistantMessageParam = {
             "role": "assistant",
-            "content": message.content,
-            "name": conv.name(sender, index),
+            "content": content,
+            "name": sender if sender in conv.valid_names else conv.name(sender, index),
         }
         conv.messages.append(assistant)
     elif sender is not None:
-        conv.messages.append(user_message(message.content, conv.name(sender, index)))
-    elif message.role == Role.USER:
-        conv.messages.append({"role": "user", "content": message.content})
-    elif message.role == Role.ASSISTANT:
-        conv.messages.append({"role": "assistant", "content": message.content})
+        conv.messages.append(user_message(content, conv.name(sender, index)))
+    elif role == _USER:
+        conv.messages.append({"role": "user", "content": content})
+    elif role == _ASSISTANT:
+        conv.messages.append({"role": "assistant", "content": content})
     else:
         raise InvalidMessageError(
             f"a text message with no sender must have role 'system', 'user' or 'assistant', "
-            f"not {str(message.role)!r}",
+            f"not {str(role)!r}",
             index=index,
             field="role",
         )
@@ -157,7 +162,9 @@ def _emit_tool_calls(conv: Converter, message: ToolCallMessage, index: int) -> N
         arguments = call.function_arguments
         if not (call_id.isascii() and arguments.isascii()):
             _check_call_texts(call_id, arguments, "function_arguments", index, position)
-        name = conv.function_name(call.function_name, index, position)
+        name = call.function_name
+        if name not in conv.valid_names:
+            name = conv.function_name(name, index, position)
         function: Function = {"name": name, "arguments": arguments}
         calls.append({"id": call_id, "type": "function", "function": function})
     if message.finish_reason == "length":
@@ -174,8 +181,10 @@ def _emit_tool_calls(conv: Converter, message: ToolCallMessage, index: int) -> N
 
 def _emit_results(conv: Converter, message: ToolCallResultMessage, index: int) -> None:
     error_omitted = False
+    cut = conv.cut
     for position, call in enumerate(message.tool_calls):
-        if call.result is None:
+        result = call.result
+        if result is None:
             continue
         if call.is_error and not error_omitted:
             # A tool message has no error flag: one note per result message.
@@ -183,17 +192,19 @@ def _emit_results(conv: Converter, message: ToolCallResultMessage, index: int) -
             error_omitted = True
         # The fallback counts positions in the original list, skipped calls included.
         call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-        text, media = split_result(call.result)
-        if media:
-            text = _move_media(conv, call_id, media, text, index, position)
-        text = text or ""
+        if isinstance(result, str):  # most results: text, nothing to split
+            text = result
+        else:
+            parts_text, media = split_result(result)
+            if media:
+                parts_text = _move_media(conv, call_id, media, parts_text, index, position)
+            text = parts_text or ""
         if not (call_id.isascii() and text.isascii()):
             _check_call_texts(call_id, text, "result", index, position)
-        content = conv.cut.result(call_id, text) if conv.cut.arguments else text
         tool: ChatCompletionToolMessageParam = {
             "role": "tool",
             "tool_call_id": call_id,
-            "content": content,
+            "content": cut.result(call_id, text) if cut.arguments else text,
         }
         conv.messages.append(tool)
 
@@ -230,7 +241,8 @@ def _is_own(conv: Converter, sender: str | None) -> bool:
 
 
 def _convert_tool_calls(conv: Converter, message: ToolCallMessage, index: int) -> None:
-    if not _is_own(conv, message.from_):
+    sender = message.from_
+    if sender is not None and sender != conv.agent_name:
         raise InvalidMessageError(
             f"a tool-call message from another agent ({message.from_!r}) cannot be sent as a "
             f"call of {conv.agent_name!r}; send a ToolCallAggregateMessage instead",
@@ -286,9 +298,12 @@ def convert_messages(conv: Converter, messages: Sequence[Message], indices: Sequ
     """Convert ``messages`` (of neutral indices ``indices``) into ``conv``, one at a time."""
     out = conv.messages
     out_indices = conv.indices
+    batch = conv.batch
+    done = len(out)  # the payloads that have their index
     for message, index in zip(messages, indices, strict=True):
-        if conv.batch.parts and not _continues_batch(message):
-            conv.flush_media()
+        if batch.parts and not _continues_batch(message):
+            conv.flush_media()  # indexes what it sends
+            done = len(out)
         # Class patterns: subclasses of the neutral types convert as their nearest base.
         match message:
             case TextMessage():
@@ -314,11 +329,12 @@ def convert_messages(conv: Converter, messages: Sequence[Message], indices: Sequ
                 )
                 continue
         # Handlers only append payloads; each new payload comes from this message.
-        added = len(out) - len(out_indices)
-        if added == 1:
+        produced = len(out)
+        if produced == done + 1:
             out_indices.append(index)
-        elif added:
-            out_indices.extend([index] * added)
+        elif produced != done:
+            out_indices.extend([index] * (produced - done))
+        done = produced
     conv.flush_media()
 
 
