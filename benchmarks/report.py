@@ -41,8 +41,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def conversion_table(results: Sequence[ConversionResult]) -> str:
-    """One row per provider: µs per message (library, floor), the ratio, the target."""
-    header = ["conversion", "messages", "library µs/msg", "floor µs/msg", "ratio", "target"]
+    """One row per provider: µs per message (library, floor), the ratio, the target, and the
+    first conversion of the history (no kept pairing scan) beside them."""
+    header = ["conversion", "messages", "library µs/msg", "floor µs/msg", "ratio", "target",
+              "first conversion µs/msg", "first conversion ratio"]  # fmt: skip
     rows = [
         [
             f"`to_{result.provider.replace('-', '_')}`",
@@ -51,6 +53,8 @@ def conversion_table(results: Sequence[ConversionResult]) -> str:
             f"{result.floor_us:.2f}",
             f"{result.ratio:.2f}x",
             f"<= {result.target}x: {_verdict(result.ratio, result.target)}",
+            "" if result.first_us is None else f"{result.first_us:.2f}",
+            "" if result.first_ratio is None else f"{result.first_ratio:.2f}x",
         ]
         for result in results
     ]

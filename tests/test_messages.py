@@ -446,3 +446,59 @@ def test_envelope_equality_and_copies_keep_the_metadata() -> None:
         assert copied.metadata["k"] is not envelope.metadata["k"]
         with pytest.raises(TypeError):
             copied.metadata["k"] = 2  # type: ignore[index]
+
+
+# The stream updates have hand-written __init__s (set through their slots, for speed): they
+# must take the arguments the generated ones took and stay frozen.
+@pytest.mark.parametrize(
+    ("built", "fields"),
+    [
+        (
+            TextMessageUpdate("assistant", "d"),
+            {"role": Role.ASSISTANT, "content": "d", "from_": None},
+        ),
+        (
+            TextMessageUpdate(role=Role.USER, content="d", from_="bot"),
+            {"role": Role.USER, "content": "d", "from_": "bot"},
+        ),
+        (ReasoningMessageUpdate("r"), {"content": "r", "from_": None}),
+        (ReasoningMessageUpdate(content="r", from_="bot"), {"content": "r", "from_": "bot"}),
+        (
+            ToolCallMessageUpdate("f", "{"),
+            {
+                "function_name": "f",
+                "function_arguments_update": "{",
+                "from_": None,
+                "index": 0,
+                "tool_call_id": None,
+            },
+        ),
+        (
+            ToolCallMessageUpdate("f", "{", "bot", index=2, tool_call_id="c"),
+            {
+                "function_name": "f",
+                "function_arguments_update": "{",
+                "from_": "bot",
+                "index": 2,
+                "tool_call_id": "c",
+            },
+        ),
+    ],
+    ids=["text", "text-keywords", "reasoning", "reasoning-keywords", "call", "call-all"],
+)
+def test_updates_take_their_fields_and_stay_frozen(
+    built: Message, fields: dict[str, object]
+) -> None:
+    assert {name: getattr(built, name) for name in fields} == fields
+    assert {f.name for f in dataclasses.fields(built)} == set(fields)  # type: ignore[arg-type]
+    assert type(built)(**fields) == built
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.from_ = "other"  # type: ignore[misc]
+
+
+def test_update_keywords_stay_keyword_only() -> None:
+    with pytest.raises(TypeError):
+        ToolCallMessageUpdate("f", "{", "bot", 2)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        TextMessageUpdate(Role.ASSISTANT)  # type: ignore[call-arg]
+    assert type(TextMessageUpdate("assistant", "d").role) is Role

@@ -105,6 +105,7 @@ def test_conversion_benchmark_runs_once_with_floors_matching_the_library() -> No
         "gemini",
     ]
     assert all(result.library_us > 0 and result.floor_us > 0 for result in results)
+    assert all(result.first_ratio is not None and result.first_ratio > 0 for result in results)
 
 
 def test_repeat_benchmark_measures_every_registered_wing_per_history_length() -> None:

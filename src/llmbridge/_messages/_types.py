@@ -23,6 +23,7 @@ from llmbridge._messages._values import (
     Usage,
     as_role,
     set_field,
+    slot_setters,
 )
 
 __all__ = [
@@ -185,26 +186,30 @@ class TextMessageUpdate(Message):
     from_: str | None
 
     def __init__(self, role: Role | str, content: str, from_: str | None = None) -> None:
-        set_field(self, "role", as_role(role))
-        set_field(self, "content", content)
-        set_field(self, "from_", from_)
+        _TEXT_ROLE(self, role if type(role) is Role else Role(role))
+        _TEXT_CONTENT(self, content)
+        _TEXT_FROM(self, from_)
 
     def get_content(self) -> str | None:
         return self.content
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ReasoningMessageUpdate(Message):
     """A streamed reasoning delta."""
 
     content: str
     from_: str | None = None
 
+    def __init__(self, content: str, from_: str | None = None) -> None:
+        _REASONING_CONTENT(self, content)
+        _REASONING_FROM(self, from_)
+
     def get_content(self) -> str | None:
         return self.content
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ToolCallMessageUpdate(Message):
     """A streamed tool-call delta: ``function_arguments_update`` is the new fragment only.
 
@@ -217,6 +222,34 @@ class ToolCallMessageUpdate(Message):
     from_: str | None = None
     index: int = field(default=0, kw_only=True)
     tool_call_id: str | None = field(default=None, kw_only=True)
+
+    def __init__(
+        self,
+        function_name: str,
+        function_arguments_update: str,
+        from_: str | None = None,
+        *,
+        index: int = 0,
+        tool_call_id: str | None = None,
+    ) -> None:
+        _CALL_NAME(self, function_name)
+        _CALL_ARGUMENTS(self, function_arguments_update)
+        _CALL_FROM(self, from_)
+        _CALL_INDEX(self, index)
+        _CALL_ID(self, tool_call_id)
+
+
+# An update is built per delta: its fields are set through the slots' own descriptors.
+_TEXT_ROLE, _TEXT_CONTENT, _TEXT_FROM = slot_setters(TextMessageUpdate, "role", "content", "from_")
+_REASONING_CONTENT, _REASONING_FROM = slot_setters(ReasoningMessageUpdate, "content", "from_")
+_CALL_NAME, _CALL_ARGUMENTS, _CALL_FROM, _CALL_INDEX, _CALL_ID = slot_setters(
+    ToolCallMessageUpdate,
+    "function_name",
+    "function_arguments_update",
+    "from_",
+    "index",
+    "tool_call_id",
+)
 
 
 # Slots declared by hand, not slots=True: that makes a second class, and the frozen __setattr__
