@@ -28,6 +28,7 @@ from llmbridge.kit import (
     CutOffCalls,
     NoteRecorder,
     ToolResultPart,
+    apply_name_policy,
     check_text,
     sanitize_identifier,
 )
@@ -46,7 +47,7 @@ class BlockBuilder:
         "cut",
         "max_document_bytes",
         "max_image_bytes",
-        "prefix",
+        "name_policy",
         "recorder",
         "sink",
         "valid_names",
@@ -63,7 +64,7 @@ class BlockBuilder:
     ) -> None:
         self.agent_name = agent_name
         self.recorder = recorder
-        self.prefix = name_policy == "prefix"
+        self.name_policy = name_policy
         self.sink = sink
         self.max_image_bytes = max_image_bytes
         self.max_document_bytes = max_document_bytes
@@ -73,14 +74,10 @@ class BlockBuilder:
 
     def _sender(self, blocks: list[Block], name: str, index: int) -> list[Block]:
         """Apply the name policy to the blocks of another agent's message."""
-        if self.prefix:
-            check_text(name, index=index, field="from_")
-            self.recorder.record(index, "repaired", f"sender name carried as a '[{name}] ' prefix")
-            return [{"type": "text", "text": f"[{name}] "}, *blocks]
-        self.recorder.record(
-            index, "dropped", f"sender name {name!r} cannot be sent to Anthropic", field="from_"
+        prefix = apply_name_policy(
+            name, self.name_policy, recorder=self.recorder, index=index, target="Anthropic"
         )
-        return blocks
+        return blocks if prefix is None else [{"type": "text", "text": prefix}, *blocks]
 
     def _text_block(self, text: str, index: int, field: str) -> Block | None:
         # The ASCII test inline, as at every hot check_text site: a call per text made

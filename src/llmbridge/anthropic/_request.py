@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from llmbridge import ConversionNote, InvalidMessageError, Message
 from llmbridge.anthropic._convert import ENVELOPE_ROLES, Converter
 from llmbridge.anthropic._media import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES
 from llmbridge.anthropic._merge import Block, PayloadSink, TurnSink
 from llmbridge.kit import (
+    NamePolicy,
     NoteRecorder,
     ProviderRequest,
     RawTurn,
     ToolIdRule,
+    check_name_policy,
     check_text,
     prepare_conversation,
 )
@@ -38,8 +40,6 @@ __all__ = [
     "raw_turn",
     "to_anthropic",
 ]
-
-NamePolicy = Literal["drop", "prefix"]
 
 ID_RULE: Final = ToolIdRule(pattern=r"^[a-zA-Z0-9_-]+$")
 """The tool-call ids Anthropic takes (``tool_use.id`` and ``tool_result.tool_use_id``)."""
@@ -83,12 +83,6 @@ def raw_turn(payload: Any) -> RawTurn:
     ):
         return "opaque"
     return "movable"
-
-
-def check_name_policy(name_policy: str) -> None:
-    """Raise ``ValueError`` unless ``name_policy`` is ``"drop"`` or ``"prefix"``."""
-    if name_policy not in ("drop", "prefix"):
-        raise ValueError(f"name_policy must be 'drop' or 'prefix', got {name_policy!r}")
 
 
 def _system_blocks(system: str | None, recorder: NoteRecorder) -> list[Block]:

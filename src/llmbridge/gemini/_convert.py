@@ -34,6 +34,7 @@ from llmbridge.gemini._contents import Part, Sink
 from llmbridge.gemini._media import RESULT_MEDIA_TYPES, MediaParts
 from llmbridge.kit import (
     NoteRecorder,
+    apply_name_policy,
     check_text,
     sanitize_identifier,
     tool_call_id_or_fallback,
@@ -67,14 +68,14 @@ class Converter:
     message that breaks a rule, and records notes (raising in strict mode when they are lossy).
     """
 
-    __slots__ = ("agent_name", "media", "prefix", "provider", "recorder", "sink")
+    __slots__ = ("agent_name", "media", "name_policy", "provider", "recorder", "sink")
 
     def __init__(
         self, agent_name: str, recorder: NoteRecorder, name_policy: str, sink: Sink, provider: str
     ) -> None:
         self.agent_name = agent_name
         self.recorder = recorder
-        self.prefix = name_policy == "prefix"
+        self.name_policy = name_policy
         self.sink = sink
         self.provider = provider
         self.media = MediaParts(recorder)
@@ -109,14 +110,10 @@ class Converter:
 
     def _sender(self, parts: list[Part], name: str, index: int) -> list[Part]:
         """Apply the name policy to the parts of another agent's message."""
-        if self.prefix:
-            check_text(name, index=index, field="from_")
-            self.recorder.record(index, "repaired", f"sender name carried as a '[{name}] ' prefix")
-            return [{"text": f"[{name}] "}, *parts]
-        self.recorder.record(
-            index, "dropped", f"sender name {name!r} cannot be sent to Gemini", field="from_"
+        prefix = apply_name_policy(
+            name, self.name_policy, recorder=self.recorder, index=index, target="Gemini"
         )
-        return parts
+        return parts if prefix is None else [{"text": prefix}, *parts]
 
     def _text_part(self, text: str, index: int, field: str) -> Part | None:
         if not text.isascii():  # check_text's own first test, inline: one call less per text

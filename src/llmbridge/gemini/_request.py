@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from llmbridge import ConversionNote, InvalidMessageError, Message
 from llmbridge.gemini._contents import ContentSink, Part, PayloadSink
 from llmbridge.gemini._convert import ENVELOPE_ROLES, SKIP_THOUGHT_SIGNATURE, Converter
 from llmbridge.kit import (
+    NamePolicy,
     NoteRecorder,
     ProviderRequest,
     RawTurn,
+    check_name_policy,
     check_text,
     prepare_conversation,
 )
@@ -32,8 +34,6 @@ __all__ = [
     "raw_turn",
     "to_gemini",
 ]
-
-NamePolicy = Literal["drop", "prefix"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,12 +80,6 @@ def raw_turn(payload: Any) -> RawTurn:
     ):
         return "opaque"
     return "movable"
-
-
-def check_name_policy(name_policy: str) -> None:
-    """Raise ``ValueError`` unless ``name_policy`` is ``"drop"`` or ``"prefix"``."""
-    if name_policy not in ("drop", "prefix"):
-        raise ValueError(f"name_policy must be 'drop' or 'prefix', got {name_policy!r}")
 
 
 def _system_parts(system: str | None, recorder: NoteRecorder) -> list[Part]:

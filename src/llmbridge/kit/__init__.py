@@ -2,11 +2,11 @@
 
 A provider is a ``MessageConnector`` subclass (its request, reply and stream conversions and
 its SDK's error mapping), the pure ``to_*`` / ``from_*`` functions and stream aggregator it calls
-(built from ``prepare_conversation``, ``NoteRecorder``, ``speaker``, ``ReplyParts`` /
-``build_reply`` and ``ToolCallAccumulator``), and a provider agent (``AgentMethods``,
-``create_keywords`` / ``layer_create_settings`` / ``check_reserved`` / ``reply_settings`` /
-``split_system_envelopes`` for its SDK call, ``raise_mapped`` and the error helpers for its SDK's
-exceptions; ``output_json_schema`` / ``output_schema_name`` /
+(built from ``prepare_conversation``, ``NoteRecorder``, ``speaker``, ``apply_name_policy``,
+``ReplyParts`` / ``build_reply`` and ``ToolCallAccumulator``), and a provider agent
+(``AgentMethods``, ``create_keywords`` / ``layer_create_settings`` / ``check_reserved`` /
+``reply_settings`` / ``split_system_envelopes`` for its SDK call, ``raise_mapped`` and the error
+helpers for its SDK's exceptions; ``output_json_schema`` / ``output_schema_name`` /
 ``strict_json_schema`` for structured output). The built-in providers import nothing else of
 llmbridge's than the names here and in ``llmbridge``. ``import llmbridge.kit`` imports no
 provider SDK.
@@ -62,7 +62,13 @@ from llmbridge.kit._providers import (
 from llmbridge.kit._reply import ReplyParts, build_reply, partial_reply
 from llmbridge.kit._request import ProviderRequest
 from llmbridge.kit._schema import STRICT_KEYWORDS, strict_json_schema
-from llmbridge.kit._speaker import Speaker, speaker
+from llmbridge.kit._speaker import (
+    NamePolicy,
+    Speaker,
+    apply_name_policy,
+    check_name_policy,
+    speaker,
+)
 from llmbridge.kit._stream import StreamAggregator
 from llmbridge.kit._tool_calls import (
     CUT_ARGUMENTS_SHOWN,
@@ -87,6 +93,7 @@ __all__ = [
     "CutOffCalls",
     "MediaPart",
     "MessageConnector",
+    "NamePolicy",
     "NoteKind",
     "NoteLog",
     "NoteRecorder",
@@ -106,12 +113,14 @@ __all__ = [
     "ToolResultPart",
     "api_error_for_status",
     "api_error_text",
+    "apply_name_policy",
     "base64_size",
     "build_reply",
     "call_ids",
     "check_async_client",
     "check_document",
     "check_image",
+    "check_name_policy",
     "check_reserved",
     "check_text",
     "checked_tool_choice",

@@ -29,6 +29,7 @@ from llmbridge import (
 )
 from llmbridge.kit import (
     NoteRecorder,
+    apply_name_policy,
     check_text,
 )
 from llmbridge.openai._responses._calls import CallBuilder
@@ -71,8 +72,8 @@ class Converter(CallBuilder):
         "items",
         "max_document_bytes",
         "max_image_bytes",
+        "name_policy",
         "names",
-        "prefix",
         "recorder",
     )
 
@@ -87,7 +88,7 @@ class Converter(CallBuilder):
         self.agent_name = agent_name
         self.max_document_bytes = max_document_bytes
         self.recorder = recorder
-        self.prefix = name_policy == "prefix"
+        self.name_policy = name_policy
         self.max_image_bytes = max_image_bytes
         self.items: list[dict[str, Any]] = []
         self.indices: list[int] = []
@@ -137,14 +138,12 @@ class Converter(CallBuilder):
         """The ``"[name] "`` prefix under ``name_policy="prefix"``; else the name is dropped."""
         if name is None or name == self.agent_name:
             return None
+        # Unlike the other wings, Responses rejects an invalid name even when it drops it
+        # (the kit helper checks it under "prefix" only); kept so that errors stay the same.
         check_text(name, index=index, field="from_")
-        if self.prefix:
-            self.recorder.record(index, "repaired", f"sender name carried as a '[{name}] ' prefix")
-            return f"[{name}] "
-        self.recorder.record(
-            index, "dropped", f"sender name {name!r} cannot be sent to {_TITLE}", field="from_"
+        return apply_name_policy(
+            name, self.name_policy, recorder=self.recorder, index=index, target=_TITLE
         )
-        return None
 
     def _user(self, parts: list[dict[str, Any]], sender: str | None, index: int) -> None:
         prefix = None if sender is None else self._named(sender, index)

@@ -9,18 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final
 
 from llmbridge import ConversionNote, InvalidMessageError, Message
-from llmbridge.kit import NoteRecorder, ProviderRequest, RawTurn, prepare_conversation
+from llmbridge.kit import (
+    NamePolicy,
+    NoteRecorder,
+    ProviderRequest,
+    RawTurn,
+    check_name_policy,
+    prepare_conversation,
+)
 from llmbridge.openai._responses._convert import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, Converter
 
 if TYPE_CHECKING:
     from openai.types.responses import ResponseInputItemParam
 
-__all__ = ["NamePolicy", "OpenAIResponsesRequest", "raw_turn", "to_openai_responses"]
-
-NamePolicy = Literal["drop", "prefix"]
+__all__ = [
+    "NamePolicy",
+    "OpenAIResponsesRequest",
+    "check_name_policy",
+    "raw_turn",
+    "to_openai_responses",
+]
 
 _MOVABLE_ROLES: Final = frozenset({"user", "system", "developer"})
 
@@ -59,12 +70,6 @@ def raw_turn(payload: Any) -> RawTurn:
     if role == "assistant":
         return "assistant"
     return "movable" if role in _MOVABLE_ROLES else "opaque"
-
-
-def check_name_policy(name_policy: str) -> None:
-    """Raise ``ValueError`` unless ``name_policy`` is ``"drop"`` or ``"prefix"``."""
-    if name_policy not in ("drop", "prefix"):
-        raise ValueError(f"name_policy must be 'drop' or 'prefix', got {name_policy!r}")
 
 
 def to_openai_responses(
