@@ -24,7 +24,7 @@ from benchmarks.timing import Settings, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import to_anthropic
 from llmbridge.gemini import to_gemini
-from llmbridge.kit._scan import clear_recent_scans
+from llmbridge.kit import clear_recent_scans
 from llmbridge.openai import to_openai, to_openai_responses
 
 __all__ = [

@@ -153,3 +153,23 @@ def test_a_history_sent_again_grows_one_kept_scan() -> None:
     # Each turn's scan replaces the one of the prefix it went on from.
     assert len(_RECENT.kept) == 1
     assert len(_RECENT.kept[0].messages) == len(history)
+
+
+def test_each_caller_gets_a_violation_of_its_own() -> None:
+    clear_recent_scans()
+    history = [
+        TextMessage(Role.USER, "Start."),
+        ToolCallMessage([ToolCall("f", "{}", tool_call_id="c1")], AGENT),
+    ]
+    first = prepare_conversation(history, agent_name=AGENT).violation
+    assert isinstance(first, InvalidMessageError)
+    try:
+        raise first
+    except InvalidMessageError as raised:
+        raised.add_note("a caller's note")
+    again = prepare_conversation(history, agent_name=AGENT).violation
+    assert isinstance(again, InvalidMessageError)
+    assert again is not first
+    assert (again.reason, again.index, again.field) == (first.reason, first.index, first.field)
+    assert again.__traceback__ is None
+    assert not hasattr(again, "__notes__")

@@ -61,6 +61,7 @@ from llmbridge.kit._providers import (
 )
 from llmbridge.kit._reply import ReplyParts, build_reply, partial_reply
 from llmbridge.kit._request import ProviderRequest
+from llmbridge.kit._scan import clear_recent_scans
 from llmbridge.kit._schema import STRICT_KEYWORDS, strict_json_schema
 from llmbridge.kit._speaker import (
     NamePolicy,
@@ -124,6 +125,7 @@ __all__ = [
     "check_reserved",
     "check_text",
     "checked_tool_choice",
+    "clear_recent_scans",
     "combine_functions",
     "create_keywords",
     "document_text",

@@ -260,8 +260,24 @@ _RECENT: Final = _RecentScans()
 
 
 def clear_recent_scans() -> None:
-    """Forget every kept scan (tests compare against a scan from scratch)."""
+    """Forget the pairing scans kept of recent conversations, and so release their messages.
+
+    ``prepare_conversation`` (every ``to_*`` and connector) keeps the scans of the last
+    ``MAX_RECENT_SCANS`` (4) conversations it went through without a stop, by their message
+    objects, to scan only what was added when the same history is sent again. Those messages
+    (image and document bytes included) stay in memory until newer conversations push them
+    out; call this when a finished conversation's data must go at once. Results never depend
+    on what is kept.
+    """
     _RECENT.kept = ()
+
+
+def _own_copy(outcome: Outcome) -> Outcome:
+    # A violation is handed out to be raised: each caller gets an error of its own, so that no
+    # traceback or note one caller attaches is kept, or reaches the next caller.
+    if isinstance(outcome, InvalidMessageError):
+        return type(outcome)(outcome.reason, index=outcome.index, field=outcome.field)
+    return outcome
 
 
 def detect_repairs(
@@ -273,13 +289,13 @@ def detect_repairs(
     found = _RECENT.find(messages, agent_name, rule, raw_turn)
     if found is not None and len(found.messages) == len(messages):
         _RECENT.keep(found, found)
-        return found.outcome, found.indices
+        return _own_copy(found.outcome), found.indices
     start, state = (0, _START) if found is None else (len(found.messages), found.state)
     outcome, end = scan(
         messages, None, agent_name, raw_turn, rule=rule, detect=True, start=start, state=state
     )
     indices = tuple(range(len(messages)))
     if end is not None and messages:  # an empty prefix saves nothing
-        kept = _Kept(messages, agent_name, rule, raw_turn, outcome, end, indices)
+        kept = _Kept(messages, agent_name, rule, raw_turn, _own_copy(outcome), end, indices)
         _RECENT.keep(kept, found)
     return outcome, indices

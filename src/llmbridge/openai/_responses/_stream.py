@@ -140,6 +140,8 @@ class OpenAIResponsesStreamAggregator:
             self._fragments.append([])
         if item.arguments:
             self._fragments[index].append(item.arguments)
+        # The accumulator gives the first update and keeps the first name and id; the argument
+        # fragments that follow are joined from ``_fragments``.
         update = self._calls.add(
             index,
             tool_call_id=item.call_id,
