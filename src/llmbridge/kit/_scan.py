@@ -111,6 +111,56 @@ def _bad_result(call_id: str, calls: Sequence[ToolCall], index: int) -> InvalidM
     return InvalidMessageError(reason, index=index, field="tool_calls")
 
 
+def _add_calls(
+    calls: Sequence[ToolCall],
+    pending: set[str],
+    used: set[str],
+    rule: ToolIdRule | None,
+    *,
+    detect: bool,
+) -> bool:
+    """Add the ids of ``calls`` to ``pending`` (and, detecting, to ``used``); ``False`` when
+    one needs a repair first (missing, used before, or not valid under ``rule``)."""
+    for call in calls:
+        call_id = call.tool_call_id
+        if detect:
+            # ``used`` holds this message's earlier ids too: a repeat within it counts.
+            if (
+                call_id is None
+                or call_id in used
+                or (rule is not None and not rule.is_valid(call_id))
+            ):
+                return False
+            used.add(call_id)
+        pending.add(call_id)  # type: ignore[arg-type]  # repaired ids are never None
+    return True
+
+
+def _answer(
+    results: ToolCallResultMessage,
+    pending: set[str],
+    calls: Sequence[ToolCall],
+    index: int,
+    *,
+    detect: bool,
+) -> Outcome:
+    """Take the ids ``results`` answers out of ``pending``; ``REPAIR`` (detecting) for a result
+    without an id, the violation for one that answers no pending call, else ``None``."""
+    for call in results.tool_calls:
+        if call.result is None:
+            continue  # not sent, so it answers nothing
+        call_id = call.tool_call_id
+        if call_id is None:
+            if detect:
+                return REPAIR
+            call_id = ""
+        if call_id in pending:
+            pending.discard(call_id)
+        else:
+            return _bad_result(call_id, calls, index)
+    return None
+
+
 def scan(
     messages: Sequence[Message],
     indices: Sequence[int] | None,
@@ -169,36 +219,17 @@ def scan(
             else:
                 assert isinstance(message, ToolCallMessage)
                 calls = message.tool_calls
-            for call in calls:
-                call_id = call.tool_call_id
-                if detect:
-                    # ``used`` holds this message's earlier ids too: a repeat within it counts.
-                    if (
-                        call_id is None
-                        or call_id in used
-                        or (rule is not None and not rule.is_valid(call_id))
-                    ):
-                        return REPAIR, None
-                    used.add(call_id)
-                pending.add(call_id)  # type: ignore[arg-type]  # repaired ids are never None
+            if not _add_calls(calls, pending, used, rule, detect=detect):
+                return REPAIR, None
             call_index = position if indices is None else indices[position]
             if kind is CALL:
                 continue
             assert isinstance(message, ToolCallAggregateMessage)
             results = message.tool_call_result_message
-        for call in results.tool_calls:
-            if call.result is None:
-                continue  # not sent, so it answers nothing
-            call_id = call.tool_call_id
-            if call_id is None:
-                if detect:
-                    return REPAIR, None
-                call_id = ""
-            if call_id in pending:
-                pending.discard(call_id)
-            else:
-                index = position if indices is None else indices[position]
-                return _bad_result(call_id, calls, index), None
+        index = position if indices is None else indices[position]
+        answered = _answer(results, pending, calls, index, detect=detect)
+        if answered is not None:
+            return answered, None
     outcome = _unanswered(call_ids(calls), pending, call_index) if pending else None
     end = ScanState(frozenset(pending), calls, call_index, frozenset(used)) if immutable else None
     return outcome, end
