@@ -48,14 +48,15 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 # llmbridge beside LangChain, Pydantic AI and LiteLLM (benchmarks/peers/requirements.txt), in
-# their own venv, never the main one; `make test` does not need it. LiteLLM reads its bundled
+# their own venv, never the main one; `make test` does not need it. llmbridge comes with every
+# extra: the harness reuses the benchmark cases of all four wings. LiteLLM reads its bundled
 # model cost map instead of fetching one.
 $(PEERS_STAMP): pyproject.toml src/llmbridge/__init__.py benchmarks/peers/requirements.txt
 	@$(call IS_RECENT,$(PYTHON)) || { $(TOO_OLD); }
 	@[ -x $(PEERS_VENV)/bin/python ] || $(PYTHON) -m venv $(PEERS_VENV)
 	@echo "setting up $(PEERS_VENV): llmbridge and the peers (a few minutes)"
 	$(PEERS_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(PEERS_VENV)/bin/python -m pip install --quiet -e '.[openai,anthropic]' \
+	$(PEERS_VENV)/bin/python -m pip install --quiet -e '.[all]' \
 		-r benchmarks/peers/requirements.txt
 	@touch $(PEERS_STAMP)
 
