@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -370,3 +371,11 @@ def test_peer_harness_times_every_job_for_the_floor_llmbridge_and_streams_for_th
     assert [result.job for result in results] == list(JOBS)
     assert all(result.floor_us > 0 and result.ratios["llmbridge"] > 0 for result in results)
     assert ["SDK" in result.ratios for result in results] == [False, False, True, True]
+
+
+def test_the_peers_venv_gets_every_extra_the_harness_imports() -> None:
+    # The harness reuses benchmarks.convert and benchmarks.streams, which import all four wings'
+    # SDKs: a peers venv with only some extras fails at import (it once lacked google-genai).
+    makefile = (Path(__file__).parents[2] / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("$(PEERS_STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "-e '.[all]'" in recipe
