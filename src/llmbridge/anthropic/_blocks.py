@@ -27,7 +27,6 @@ from llmbridge.anthropic._merge import Block, Sink
 from llmbridge.kit import (
     CutOffCalls,
     NoteRecorder,
-    ToolResultPart,
     apply_name_policy,
     check_text,
     sanitize_identifier,
@@ -139,11 +138,15 @@ class BlockBuilder:
         )
 
     def _part_blocks(
-        self, result: tuple[ToolResultPart, ...], field: str, index: int
+        self,
+        parts: Sequence[TextMessage | ImageMessage | DocumentMessage | AudioMessage],
+        field: str,
+        index: int,
     ) -> list[Block]:
-        """The blocks of a parts result, in order (empty text and unsendable media left out)."""
+        """The blocks of a parts result or a multimodal message's items, in order (empty text
+        and unsendable media left out)."""
         blocks: list[Block] = []
-        for number, part in enumerate(result):
+        for number, part in enumerate(parts):
             if isinstance(part, TextMessage):
                 block = self._text_block(part.content, index, f"{field}[{number}]")
             else:

@@ -160,14 +160,7 @@ class Converter(BlockBuilder):
     def multimodal(self, message: MultiModalMessage, index: int) -> None:
         """One user turn, items in order; from self: ``InvalidMessageError``."""
         self._not_from_self(message, index, "a MultiModalMessage")
-        blocks: list[Block] = []
-        for position, item in enumerate(message.content):
-            if isinstance(item, TextMessage):
-                block = self._text_block(item.content, index, f"content[{position}]")
-            else:
-                block = self._media_block(item, index, f"content[{position}].")
-            if block is not None:
-                blocks.append(block)
+        blocks = self._part_blocks(message.content, "content", index)
         if not blocks:
             self._empty(index)
             return

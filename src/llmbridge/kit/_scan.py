@@ -307,7 +307,8 @@ def _own_copy(outcome: Outcome) -> Outcome:
     # A violation is handed out to be raised: each caller gets an error of its own, so that no
     # traceback or note one caller attaches is kept, or reaches the next caller.
     if isinstance(outcome, InvalidMessageError):
-        return type(outcome)(outcome.reason, index=outcome.index, field=outcome.field)
+        assert outcome.index is not None  # a pairing violation names its message
+        return outcome.at(outcome.index)
     return outcome
 
 

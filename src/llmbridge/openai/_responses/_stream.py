@@ -19,8 +19,6 @@ from llmbridge import (
     Role,
     StreamInterruptedError,
     TextMessageUpdate,
-    ToolCall,
-    ToolCallMessageUpdate,
 )
 from llmbridge.kit import ReplyParts, ToolCallAccumulator, partial_reply
 from llmbridge.openai._errors import RESPONSES_PROVIDER, responses_error
@@ -57,7 +55,6 @@ class OpenAIResponsesStreamAggregator:
         "_calls",
         "_done",
         "_events",
-        "_fragments",
         "_open",
         "_strict_mode",
         "_terminal",
@@ -67,13 +64,12 @@ class OpenAIResponsesStreamAggregator:
     def __init__(self, agent_name: str, *, strict_mode: bool = False) -> None:
         self.agent_name = agent_name
         self._strict_mode = strict_mode
-        # The names and ids of the calls; their arguments are kept in ``_fragments`` (index ->
-        # fragments), the text and reasoning deltas only in ``_events``: ``partial`` joins them,
-        # so that a delta does little more than build its update.
+        # The calls' names, ids and arguments; the text and reasoning deltas are kept only in
+        # ``_events``: ``partial`` joins them, so that a delta does little more than build its
+        # update.
         self._calls = ToolCallAccumulator()
-        self._fragments: list[list[str]] = []
-        # output index of a function-call item -> (its neutral index, name, id) as last added
-        self._open: dict[int, tuple[int, str, str | None]] = {}
+        # output index of a function-call item -> its neutral index
+        self._open: dict[int, int] = {}
         self._done: dict[int, Any] = {}
         self._terminal: Response | None = None
         self._events: list[ResponseStreamEvent] = []
@@ -119,29 +115,17 @@ class OpenAIResponsesStreamAggregator:
                 return []
 
     def _arguments(self, output_index: int, delta: str) -> list[Message]:
-        # What ToolCallAccumulator.add would give, without its call: a stream is mostly deltas.
-        call = self._open.get(output_index)
-        if call is None:
+        index = self._open.get(output_index)
+        if index is None:
             return []
-        index, name, call_id = call
-        if delta:
-            self._fragments[index].append(delta)
-        return [
-            ToolCallMessageUpdate(name, delta, self.agent_name, index=index, tool_call_id=call_id)
-        ]
+        return [self._calls.add_arguments(index, delta, self.agent_name)]
 
     def _item_added(self, output_index: int, item: Any) -> list[Message]:
         # The SDK skips items that are null here ("stream indexes can have gaps").
         if item is None or item.type != "function_call":
             return []
-        call = self._open.get(output_index)
-        index = len(self._open) if call is None else call[0]
-        if index == len(self._fragments):
-            self._fragments.append([])
-        if item.arguments:
-            self._fragments[index].append(item.arguments)
-        # The accumulator gives the first update and keeps the first name and id; the argument
-        # fragments that follow are joined from ``_fragments``.
+        index = self._open.setdefault(output_index, len(self._open))
+        # The accumulator keeps the first name and id given: the deltas carry those.
         update = self._calls.add(
             index,
             tool_call_id=item.call_id,
@@ -149,8 +133,6 @@ class OpenAIResponsesStreamAggregator:
             arguments=item.arguments or None,
             from_=self.agent_name,
         )
-        # The accumulator keeps the first name and id given: the deltas carry those.
-        self._open[output_index] = (index, update.function_name, update.tool_call_id)
         return [update]
 
     @property
@@ -163,18 +145,9 @@ class OpenAIResponsesStreamAggregator:
         parts = ReplyParts(
             text=_joined(self._events, _TEXT_DELTAS),
             reasoning=(Reasoning(reasoning, provider=RESPONSES_PROVIDER),) if reasoning else (),
-            tool_calls=tuple(self._partial_calls()),
+            tool_calls=tuple(self._calls.tool_calls()),
         )
         return partial_reply(parts, agent_name=self.agent_name, raw=tuple(self._events))
-
-    def _partial_calls(self) -> list[ToolCall]:
-        # The accumulator has the names and ids (index order: 0, 1, ... as added); the
-        # fragments, first arguments included, are in ``_fragments``.
-        calls = self._calls.tool_calls()
-        return [
-            ToolCall(call.function_name, "".join(fragments), tool_call_id=call.tool_call_id)
-            for call, fragments in zip(calls, self._fragments, strict=True)
-        ]
 
     def finish(self) -> Message:
         """Return the complete reply; ``raw`` is the terminal event's response.
