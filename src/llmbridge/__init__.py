@@ -77,7 +77,7 @@ from llmbridge._output import parse_output
 from llmbridge.kit._conversation import check_tool_pairing
 from llmbridge.kit._notes import ConversionNote
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 """The installed version; the one place it is written (the package metadata reads it too)."""
 
 # A library never configures logging; the NullHandler keeps Python's last-resort handler from
