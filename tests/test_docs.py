@@ -122,3 +122,22 @@ def test_the_readme_links_only_to_files_that_exist() -> None:
     targets = re.findall(r"\]\((?!https?://|#)([^)#\s]+)", readme)
 
     assert [target for target in targets if not (ROOT / target).exists()] == []
+
+
+def test_the_readme_is_a_landing_page_that_starts_with_the_two_commands() -> None:
+    # Everything else lives on the documentation site; the README's first block is how to start.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_block = re.search(r"^```\w*\n(.*?)^```", readme, re.S | re.M)
+
+    assert len(readme.splitlines()) <= 250
+    assert first_block is not None
+    commands = [line.split("#")[0].strip() for line in first_block.group(1).splitlines()]
+    assert commands == ["make demo", "make test"]
+
+
+def test_every_page_is_in_the_navigation() -> None:
+    # A page left out of the nav builds but no reader finds it (mkdocs only logs it, at INFO).
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    pages = [path.relative_to(DOCS).as_posix() for path in DOCS.rglob("*.md")]
+
+    assert [page for page in pages if f": {page}\n" not in nav] == []

@@ -73,40 +73,87 @@ def test_live_flag_switches_to_the_real_client(
         runpy.run_path(str(EXAMPLES / "quickstart.py"), run_name="__main__")
 
 
-# README snippets: each section's example runs as written and prints what it promises.
-README = EXAMPLES.parent / "README.md"
+# Documented snippets: each section's example runs as written and prints what it promises. The
+# quickstart is on the README; the other sections moved from the README to the documentation site.
+ROOT = EXAMPLES.parent
 RUNNABLE_SECTIONS = {
-    "Neutral messages": "image/png 70 bytes",
-    "The middleware chain": "echo gets 1 message(s)",
-    "Quickstart": "18C and sunny in Paris -> 18C.",
-    "Strict and lenient": "(strict mode)",
-    "Swapping providers": "Hello through the gateway.",
-    "Gemini": "the signature went back: True",
-    "Tracing with OpenTelemetry": "chat gpt-4o-mini: {'gen_ai.operation.name': 'chat', "
-    "'gen_ai.provider.name': 'openai'",
-    "OpenAI-compatible servers": "Hello from a local model.",
-    "Timeouts and retries": "True OpenAI API error (timeout): Request timed out.",
-    "Write your own provider": "You said: hi",
-    "Structured output": "name='Lyon' population=None\n['name', 'population']",
+    "Neutral messages": ("docs/messages.md", "# Neutral messages", "image/png 70 bytes"),
+    "The middleware chain": (
+        "docs/middleware.md",
+        "# Middleware and agents",
+        "echo gets 1 message(s)",
+    ),
+    "Quickstart": ("README.md", "## Quickstart", "18C and sunny in Paris -> 18C."),
+    "Strict and lenient": (
+        "docs/messages.md",
+        "## Conversion notes, strict and lenient",
+        "(strict mode)",
+    ),
+    "Swapping providers": (
+        "docs/middleware.md",
+        "## Swapping providers",
+        "Hello through the gateway.",
+    ),
+    "Gemini": ("docs/gemini.md", "# Gemini", "the signature went back: True"),
+    "Tracing with OpenTelemetry": (
+        "docs/tracing.md",
+        "# Tracing with OpenTelemetry",
+        "chat gpt-4o-mini: {'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai'",
+    ),
+    "OpenAI-compatible servers": (
+        "docs/openai.md",
+        "## OpenAI-compatible servers",
+        "Hello from a local model.",
+    ),
+    "Timeouts and retries": (
+        "docs/errors.md",
+        "## Timeouts and retries",
+        "True OpenAI API error (timeout): Request timed out.",
+    ),
+    "Write your own provider": (
+        "docs/writing-a-provider.md",
+        "# Writing a provider",
+        "You said: hi",
+    ),
+    "Structured output": (
+        "docs/structured-output.md",
+        "# Structured output",
+        "name='Lyon' population=None\n['name', 'population']",
+    ),
 }
 
 
-def python_blocks(section: str) -> list[str]:
-    """The ```python blocks under the ``## {section}`` heading of the README."""
-    text = README.read_text(encoding="utf-8")
-    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", body, re.S)
+def python_blocks(page: str, heading: str) -> list[str]:
+    """The ```python blocks of ``page`` between the line ``heading`` and the next heading.
+
+    Lines inside code fences are never headings (a Python comment starts with ``#`` too).
+    """
+    body: list[str] | None = None
+    fenced = False
+    for line in (ROOT / page).read_text(encoding="utf-8").splitlines(keepends=True):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("#"):
+            if body is not None:
+                break
+            if line.rstrip("\n") == heading:
+                body = []
+                continue
+        if body is not None:
+            body.append(line)
+    assert body is not None, f"{page} has no heading {heading!r}"
+    return re.findall(r"```python\n(.*?)```", "".join(body), re.S)
 
 
 @pytest.mark.parametrize(
-    ("section", "expected"), RUNNABLE_SECTIONS.items(), ids=list(RUNNABLE_SECTIONS)
+    ("page", "heading", "expected"), RUNNABLE_SECTIONS.values(), ids=list(RUNNABLE_SECTIONS)
 )
-def test_readme_snippet_runs(
-    section: str, expected: str, capsys: pytest.CaptureFixture[str]
+def test_documented_snippet_runs(
+    page: str, heading: str, expected: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (code,) = python_blocks(section)
+    (code,) = python_blocks(page, heading)
 
-    exec(compile(code, f"README.md: {section}", "exec"), {"__name__": "readme"})
+    exec(compile(code, f"{page}: {heading}", "exec"), {"__name__": "readme"})
 
     assert expected in capsys.readouterr().out
 
@@ -143,8 +190,8 @@ def test_example_test_file_passes_after_writing_its_snapshots(tmp_path: Path) ->
     assert "\"1 renamed: name 'Zoë'" in pinned  # OpenAI's note beside its payload
 
 
-def test_readme_snapshot_recipe_works_in_a_users_project(tmp_path: Path) -> None:
-    (code,) = python_blocks("Testing your own code")
+def test_the_documented_snapshot_recipe_works_in_a_users_project(tmp_path: Path) -> None:
+    (code,) = python_blocks("docs/testing.md", "# Testing your code")
     (tmp_path / "test_my_agent.py").write_text(code, encoding="utf-8")
 
     written, verified = run_users_tests(tmp_path, "--snapshot-update"), run_users_tests(tmp_path)
