@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from llmbridge.anthropic import AnthropicRequest
+from tests.urls import only_google_reads
 
 ID_PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")
 TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
@@ -75,6 +76,8 @@ def _image(where: str, block: Mapping[str, Any]) -> None:
         _keys(f"{where}.source", source, frozenset({"type", "url"}), frozenset())
         if not source["url"] or source["url"].startswith("data:"):
             _fail(where, "url sources must be real URLs")
+        if only_google_reads(source["url"]):
+            _fail(where, "Anthropic cannot fetch gs:// or Files API URIs")
         return
     _keys(f"{where}.source", source, frozenset({"type", "media_type", "data"}), frozenset())
     if source["type"] != "base64":
@@ -100,6 +103,8 @@ def _document(where: str, block: Mapping[str, Any]) -> None:
         _keys(f"{where}.source", source, frozenset({"type", "url"}), frozenset())
         if not source["url"].startswith(("http://", "https://")):
             _fail(where, "document url sources must be http(s) URLs")
+        if only_google_reads(source["url"]):
+            _fail(where, "Anthropic cannot fetch Files API URIs")
     elif kind == "base64":
         _keys(f"{where}.source", source, frozenset({"type", "media_type", "data"}), frozenset())
         if source["media_type"] != "application/pdf":

@@ -39,6 +39,8 @@ from openai._types import SequenceNotStr
 from openai.types.chat import ChatCompletionMessageParam, completion_create_params
 from typing_extensions import is_typeddict
 
+from tests.urls import only_google_reads
+
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MAX_ID_LENGTH = 40
 
@@ -202,6 +204,10 @@ def _check_media(message: Any, path: str) -> None:
                 where,
                 f"a {kind!r} part is only allowed in user messages, not {message.get('role')!r}",
             )
+        if kind == "image_url":
+            url = (part.get("image_url") or {}).get("url")
+            if isinstance(url, str) and only_google_reads(url):
+                _fail(f"{where}.image_url.url", "OpenAI cannot fetch gs:// or Files API URIs")
         if kind == "file":
             file = part.get("file") or {}
             if "file_data" in file:

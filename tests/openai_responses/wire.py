@@ -36,6 +36,7 @@ from openai.types.responses.response_input_item_param import (
 )
 
 from tests.openai.wire import WireError, check_type
+from tests.urls import only_google_reads
 
 __all__ = ["WireError", "check_input", "check_request_body"]
 
@@ -92,6 +93,8 @@ def _check_image(part: dict[str, Any], path: str) -> None:
     url = part.get("image_url")
     if url is not None and not (url.startswith("https://") or DATA_URL.match(url)):
         _fail(path, "input_image source", "image_url must be an https URL or a base64 data URL")
+    if url is not None and only_google_reads(url):
+        _fail(path, "input_image source", "OpenAI cannot fetch gs:// or Files API URIs")
 
 
 def _check_file(part: dict[str, Any], path: str) -> None:
@@ -102,6 +105,11 @@ def _check_file(part: dict[str, Any], path: str) -> None:
             "input_file source",
             f"needs exactly one of file_data, file_id, file_url: {sources}",
         )
+    url = part.get("file_url")
+    if url is not None and not (
+        url.startswith(("http://", "https://")) and not only_google_reads(url)
+    ):
+        _fail(path, "input_file source", "file_url must be an http(s) URL OpenAI can fetch")
     if part.get("file_data") is not None:
         if not DATA_URL.match(part["file_data"]):
             _fail(path, "input_file source", "file_data must be a base64 data URL")

@@ -14,13 +14,12 @@ from llmbridge import AudioMessage, DocumentMessage, ImageMessage, UnsupportedMe
 from llmbridge.anthropic._merge import Block
 from llmbridge.kit import (
     TEXT_DOCUMENT_TYPES,
-    WEB_URL_SCHEMES,
     NoteRecorder,
     check_document,
     check_image,
     document_text,
     omitted_detail,
-    unsupported_image_url,
+    unsupported_media_url,
 )
 
 __all__ = [
@@ -43,10 +42,6 @@ def _where(field_prefix: str) -> str:
     return f" ({field_prefix.rstrip('.')})" if field_prefix else ""
 
 
-def _url_scheme(url: str) -> str:
-    return url.partition(":")[0].lower()
-
-
 def document_block(
     document: DocumentMessage,
     *,
@@ -58,14 +53,18 @@ def document_block(
     """The ``document`` block of ``document``, or ``None`` when it cannot be sent (noted).
 
     PDF bytes: a base64 source (their base64 text at most ``max_bytes`` long, else
-    ``InvalidMessageError`` naming field ``data``); a PDF URL (http or https): a URL source;
-    text, markdown and csv bytes: a ``text/plain`` text source (not UTF-8: ``InvalidMessageError``).
-    ``filename`` becomes the block's ``title``. Anything else is dropped (strict mode:
-    ``UnsupportedMessageError``).
+    ``InvalidMessageError`` naming field ``data``); a PDF URL Anthropic can fetch (http or
+    https, not a Google Files API URI): a URL source; text, markdown and csv bytes: a
+    ``text/plain`` text source (not UTF-8: ``InvalidMessageError``). ``filename`` becomes the
+    block's ``title``. Anything else is dropped (strict mode: ``UnsupportedMessageError``).
     """
+    unsupported = unsupported_media_url(document, provider=_NAME, field_prefix=field_prefix)
+    if unsupported is not None:  # gs:// or a Files API URI: dropped, strict mode raises
+        recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
+        return None
     source: Block | None = None
     if document.url is not None:
-        if document.is_pdf and _url_scheme(document.url) in WEB_URL_SCHEMES:
+        if document.is_pdf:
             source = {"type": "url", "url": document.url}
     elif document.is_pdf:
         check_document(
@@ -138,13 +137,12 @@ def image_block(
     index: int,
     field_prefix: str = "",
 ) -> Block | None:
-    """The ``image`` block of ``image`` (base64 or URL source), or ``None`` for a ``gs://`` URL
-    (dropped with a note; strict mode: ``UnsupportedMessageError``). Raises as ``check_image``
-    does; a ``detail`` is omitted (noted)."""
-    unsupported = unsupported_image_url(
-        image, schemes=WEB_URL_SCHEMES, provider=_NAME, field_prefix=field_prefix
-    )
-    if unsupported is not None:  # a gs:// URL: dropped, strict mode raises
+    """The ``image`` block of ``image`` (base64 or URL source), or ``None`` for a URL Anthropic
+    cannot fetch (``gs://``, a Google Files API URI: dropped with a note; strict mode:
+    ``UnsupportedMessageError``). Raises as ``check_image`` does; a ``detail`` is omitted
+    (noted)."""
+    unsupported = unsupported_media_url(image, provider=_NAME, field_prefix=field_prefix)
+    if unsupported is not None:  # gs:// or a Files API URI: dropped, strict mode raises
         recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
         return None
     omitted = omitted_detail(image, provider=_NAME, field_prefix=field_prefix)

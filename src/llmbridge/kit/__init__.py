@@ -32,6 +32,7 @@ from llmbridge._messages import MediaPart, ToolResult, ToolResultPart, result_te
 from llmbridge._output import OutputSchema, output_json_schema, output_schema_name
 from llmbridge.kit._agent import raise_mapped, reply_settings, split_system_envelopes
 from llmbridge.kit._checks import (
+    GOOGLE_FILE_URI,
     SUPPORTED_IMAGE_TYPES,
     TEXT_DOCUMENT_TYPES,
     TOOL_CHOICE_MODES,
@@ -42,9 +43,10 @@ from llmbridge.kit._checks import (
     check_text,
     checked_tool_choice,
     document_text,
+    fetchable_url,
     omitted_detail,
     unsupported_envelope,
-    unsupported_image_url,
+    unsupported_media_url,
 )
 from llmbridge.kit._connector import MessageConnector
 from llmbridge.kit._conversation import PreparedConversation, prepare_conversation
@@ -84,6 +86,7 @@ from llmbridge.kit._turns import RawTurn, RawTurnHook, generic_raw_turn
 __all__ = [
     "BUILTIN_PROVIDERS",
     "CUT_ARGUMENTS_SHOWN",
+    "GOOGLE_FILE_URI",
     "NAME_PATTERN",
     "STRICT_KEYWORDS",
     "SUPPORTED_IMAGE_TYPES",
@@ -129,6 +132,7 @@ __all__ = [
     "combine_functions",
     "create_keywords",
     "document_text",
+    "fetchable_url",
     "generic_raw_turn",
     "layer_create_settings",
     "load_provider",
@@ -154,5 +158,5 @@ __all__ = [
     "strict_json_schema",
     "tool_call_id_or_fallback",
     "unsupported_envelope",
-    "unsupported_image_url",
+    "unsupported_media_url",
 ]

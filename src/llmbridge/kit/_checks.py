@@ -1,5 +1,5 @@
-"""Neutral checks run before a request is sent: text, image and document payloads, the tool
-choice.
+"""Neutral checks run before a request is sent: text, image and document payloads, the URLs a
+provider can fetch, the tool choice.
 
 Both providers call these, so a bad image, a text no encoder can send or a ``tool_choice``
 naming no offered tool fails the same way, early, with an error naming what to fix, instead of
@@ -17,6 +17,7 @@ from llmbridge._messages import DocumentMessage, ImageMessage, MessageEnvelope
 from llmbridge._messages._media import url_scheme
 
 __all__ = [
+    "GOOGLE_FILE_URI",
     "SUPPORTED_IMAGE_TYPES",
     "TEXT_DOCUMENT_TYPES",
     "TOOL_CHOICE_MODES",
@@ -27,13 +28,21 @@ __all__ = [
     "check_text",
     "checked_tool_choice",
     "document_text",
+    "fetchable_url",
     "omitted_detail",
     "unsupported_envelope",
-    "unsupported_image_url",
+    "unsupported_media_url",
 ]
 
 WEB_URL_SCHEMES: Final = frozenset({"http", "https"})
-"""The URL schemes of images a provider fetches from the web (``gs://`` is Google Cloud's)."""
+"""The URL schemes of media a provider fetches from the web (``gs://`` is Google Cloud's)."""
+
+GOOGLE_FILE_URI: Final = re.compile(
+    r"^(?i:https?://generativelanguage\.googleapis\.com)/v1(beta)?/files/[^/]+$"
+)
+"""The file URIs of Google's Files API (``https://generativelanguage.googleapis.com/v1beta/files/
+<name>``): https URLs that only that API reads (with the key of the project that uploaded the
+file), so no other provider can fetch them."""
 
 SUPPORTED_IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 """The media types both providers accept for images sent as bytes."""
@@ -156,22 +165,45 @@ def document_text(document: DocumentMessage, *, index: int, field_prefix: str = 
     return text
 
 
-def unsupported_image_url(
-    image: ImageMessage, *, schemes: Collection[str], provider: str, field_prefix: str = ""
-) -> str | None:
-    """Why ``image``'s URL cannot be sent to ``provider``, or ``None`` when it can.
+def fetchable_url(url: str, schemes: Collection[str] = WEB_URL_SCHEMES) -> bool:
+    """Whether a provider that fetches URLs of ``schemes`` can read ``url``.
 
-    A URL whose scheme is not in ``schemes`` (a ``gs://`` URL for OpenAI or Anthropic) cannot:
-    the caller drops it as unsupported. Images given as bytes always can.
+    The one rule every wing that sends media by URL applies: the scheme (any case) must be one
+    of ``schemes``, and the URL must not be a file URI of Google's Files API
+    (``GOOGLE_FILE_URI``), which is https but which only Google's API can read. So ``gs://``
+    URLs and Files API URIs, as a Gemini history carries them, are not fetchable for OpenAI or
+    Anthropic.
     """
-    if image.url is None:
+    return url_scheme(url) in schemes and GOOGLE_FILE_URI.match(url) is None
+
+
+def unsupported_media_url(
+    item: ImageMessage | DocumentMessage,
+    *,
+    schemes: Collection[str] = WEB_URL_SCHEMES,
+    provider: str,
+    field_prefix: str = "",
+) -> str | None:
+    """Why the URL of ``item`` cannot be sent to ``provider``, or ``None`` when it can.
+
+    It cannot when ``fetchable_url(url, schemes)`` is false (a ``gs://`` URL or a Files API
+    URI for OpenAI or Anthropic): the caller drops the item as unsupported (strict mode:
+    ``UnsupportedMessageError``). Media given as bytes always can. ``field_prefix`` locates
+    the item inside its message in the reason.
+    """
+    url = item.url
+    if url is None or fetchable_url(url, schemes):
         return None
-    scheme = url_scheme(image.url)
-    if scheme in schemes:
-        return None
+    kind = "image" if isinstance(item, ImageMessage) else "document"
+    taken = f"it takes {' and '.join(sorted(schemes))} URLs or {kind} bytes"
+    if GOOGLE_FILE_URI.match(url) is not None:
+        return (
+            f"Google Files API {kind} URIs cannot be sent to {provider}{_where(field_prefix)}: "
+            f"only Gemini reads them ({taken})"
+        )
     return (
-        f"{scheme}:// image URLs cannot be sent to {provider}{_where(field_prefix)}; it takes "
-        f"{' and '.join(sorted(schemes))} URLs or image bytes"
+        f"{url_scheme(url)}:// {kind} URLs cannot be sent to {provider}{_where(field_prefix)}; "
+        f"{taken}"
     )
 
 

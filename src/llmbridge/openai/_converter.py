@@ -22,13 +22,12 @@ from openai.types.chat.chat_completion_content_part_image_param import (
 from llmbridge import AudioMessage, DocumentMessage, ImageMessage, UnsupportedMessageError
 from llmbridge.kit import (
     NAME_PATTERN,
-    WEB_URL_SCHEMES,
     CutOffCalls,
     NoteRecorder,
     check_image,
     check_text,
     sanitize_identifier,
-    unsupported_image_url,
+    unsupported_media_url,
 )
 from llmbridge.openai._media import MAX_DOCUMENT_BYTES, MediaBatch, audio_part, document_part
 
@@ -119,12 +118,10 @@ class Converter:
     ) -> ChatCompletionContentPartImageParam | None:
         """The ``image_url`` part of ``image``, after the neutral image checks.
 
-        ``None`` for a URL Chat Completions cannot fetch (``gs://``): dropped with a note,
-        strict mode raises ``UnsupportedMessageError``.
+        ``None`` for a URL Chat Completions cannot fetch (``gs://``, a Google Files API URI):
+        dropped with a note, strict mode raises ``UnsupportedMessageError``.
         """
-        unsupported = unsupported_image_url(
-            image, schemes=WEB_URL_SCHEMES, provider=_PROVIDER, field_prefix=field_prefix
-        )
+        unsupported = unsupported_media_url(image, provider=_PROVIDER, field_prefix=field_prefix)
         if unsupported is not None:
             self.recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
             return None

@@ -11,7 +11,13 @@ from __future__ import annotations
 from typing import Any, Final
 
 from llmbridge import DocumentMessage, UnsupportedMessageError
-from llmbridge.kit import TEXT_DOCUMENT_TYPES, NoteRecorder, check_document, document_text
+from llmbridge.kit import (
+    TEXT_DOCUMENT_TYPES,
+    NoteRecorder,
+    check_document,
+    document_text,
+    unsupported_media_url,
+)
 
 # The same API family as Chat Completions: its file limit and default names.
 from llmbridge.openai._media import DEFAULT_PDF_NAME, DEFAULT_TEXT_NAME, MAX_DOCUMENT_BYTES
@@ -37,13 +43,18 @@ def document_part(
     """The content part of ``document``, or ``None`` when it cannot be sent (noted).
 
     PDF bytes: ``input_file`` ``{filename, file_data}`` (a data URL; ``filename`` defaults to
-    ``"document.pdf"``); a PDF URL: ``input_file`` ``{file_url}`` (never downloaded); text,
+    ``"document.pdf"``); a PDF URL: ``input_file`` ``{file_url}`` (never downloaded; a URL the
+    API cannot fetch, ``gs://`` or a Google Files API URI, is dropped as below); text,
     markdown and csv bytes: ``input_text`` ``"<filename>\\n<text>"`` (default name
     ``"document.txt"``; a ``"repaired"`` note). ``detail`` adds ``"detail": "auto"`` to a file
     part (tool outputs). Other documents are dropped (strict mode:
     ``UnsupportedMessageError``). Raises ``InvalidMessageError`` for bytes over ``max_bytes``
     of base64 and for text documents that are not UTF-8.
     """
+    unsupported = unsupported_media_url(document, provider=_TITLE, field_prefix=field_prefix)
+    if unsupported is not None:
+        recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
+        return None
     part: dict[str, Any]
     if document.is_pdf:
         if document.url is not None:

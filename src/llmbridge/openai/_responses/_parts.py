@@ -19,7 +19,7 @@ from llmbridge import (
     TextMessage,
     UnsupportedMessageError,
 )
-from llmbridge.kit import NoteRecorder, check_image, check_text, unsupported_image_url
+from llmbridge.kit import NoteRecorder, check_image, check_text, unsupported_media_url
 from llmbridge.openai._responses._media import document_part
 
 __all__ = ["IMAGE_URL_SCHEMES", "PartBuilder"]
@@ -49,7 +49,7 @@ class PartBuilder:
     def _image_part(
         self, image: ImageMessage, index: int, prefix: str = ""
     ) -> dict[str, Any] | None:
-        unsupported = unsupported_image_url(
+        unsupported = unsupported_media_url(
             image, schemes=IMAGE_URL_SCHEMES, provider=_TITLE, field_prefix=prefix
         )
         if unsupported is not None:
