@@ -49,8 +49,28 @@ _TURN_KINDS: Final[Mapping[str, frozenset[str]]] = {
     "user": frozenset({"text", "image", "document", "tool_result"}),
     "assistant": frozenset({"text", "tool_use", "thinking", "redacted_thinking"}),
 }
+# The keys each block kind must have, with the JSON type of each value (what the API requires
+# and to_anthropic writes), and the optional keys whose type is checked: a block missing one or
+# holding another type has no neutral form (it never gets as far as a KeyError).
+_REQUIRED: Final[Mapping[str, Mapping[str, tuple[type, str]]]] = {
+    "text": {"text": (str, "a string")},
+    "image": {"source": (object, "an object")},
+    "document": {"source": (object, "an object")},
+    "tool_use": {
+        "id": (str, "a string"),
+        "name": (str, "a string"),
+        "input": (Mapping, "an object"),
+    },
+    "tool_result": {"tool_use_id": (str, "a string")},
+    "thinking": {"thinking": (str, "a string"), "signature": (str, "a string")},
+    "redacted_thinking": {"data": (str, "a string")},
+}
+_OPTIONAL: Final[Mapping[str, Mapping[str, tuple[type, str]]]] = {
+    "tool_result": {"is_error": (bool, "a boolean")},
+}
 _THINKING: Final = frozenset({"thinking", "redacted_thinking"})
 _RESULT_KINDS: Final = frozenset({"text", "image", "document"})
+_TEXT: Final = frozenset({"text"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +84,19 @@ class _Unknown:
 Block = Mapping[str, Any]
 
 
-def _block_problem(role: str, block: Any, position: int) -> _Unknown | None:
+def _block_problem(kinds: frozenset[str], block: Any, where: str, owner: str) -> _Unknown | None:
+    """Why ``block`` (at field ``where``) is not a block of one of ``kinds`` as the API takes it:
+    an unknown type or key, a required key missing, a value of the wrong JSON type."""
     kind = block.get("type") if isinstance(block, Mapping) else None
     keys = _KEYS.get(kind) if isinstance(kind, str) else None
-    if keys is None or kind not in _TURN_KINDS[role] or not keys.issuperset(block):
-        return _Unknown(f"content[{position}]", f"unknown {role} block {kind!r}")
+    if keys is None or kind not in kinds or not keys.issuperset(block):
+        return _Unknown(where, f"unknown {owner} block {kind!r}")
+    for key, (expected, wanted) in _REQUIRED[kind].items():
+        if key not in block or not isinstance(block[key], expected):
+            return _Unknown(f"{where}.{key}", f"a {kind} block needs {key!r} as {wanted}")
+    for key, (expected, wanted) in _OPTIONAL.get(kind, {}).items():
+        if key in block and not isinstance(block[key], expected):
+            return _Unknown(f"{where}.{key}", f"a {kind} block's {key!r} must be {wanted}")
     return None
 
 
@@ -114,7 +142,10 @@ def _document(block: Block) -> DocumentMessage | _Unknown:
 
 
 def _media(block: Block) -> ImageMessage | DocumentMessage | _Unknown:
-    return _document(block) if block["type"] == "document" else _image(block)
+    try:
+        return _document(block) if block["type"] == "document" else _image(block)
+    except InvalidMessageError as error:  # e.g. a URL no provider takes, undecodable base64
+        return _Unknown("source", error.reason)
 
 
 def _reasoning(block: Block) -> Reasoning:
@@ -138,17 +169,19 @@ def _user_content(blocks: Sequence[Block]) -> Message | _Unknown:
     return MultiModalMessage(Role.USER, items)
 
 
-def _result(content: Any) -> ToolResult | _Unknown:
-    """A ``tool_result``'s content as a result: its text, or parts for a list of blocks."""
+def _result(content: Any, where: str) -> ToolResult | _Unknown:
+    """A ``tool_result``'s content (field ``where``) as a result: its text, or parts for a list
+    of blocks."""
     if isinstance(content, str):
         return content
     if not isinstance(content, list) or not content:
-        return _Unknown("content", "tool_result content must be text or a list of blocks")
+        return _Unknown(where, "tool_result content must be text or a list of blocks")
     parts: list[ToolResultPart] = []
     for position, block in enumerate(content):
-        kind = block.get("type") if isinstance(block, Mapping) else None
-        if kind not in _RESULT_KINDS or not _KEYS[kind].issuperset(block):
-            return _Unknown(f"content[{position}]", f"unknown tool_result block {kind!r}")
+        problem = _block_problem(_RESULT_KINDS, block, f"{where}[{position}]", "tool_result")
+        if problem is not None:
+            return problem
+        kind = block["type"]
         part = TextMessage(Role.TOOL, block["text"]) if kind == "text" else _media(block)
         if isinstance(part, _Unknown):
             return part
@@ -169,11 +202,12 @@ class _Importer:
 
     def _results(self, blocks: Sequence[Block]) -> ToolCallResultMessage | _Unknown:
         results: list[ToolCall] = []
-        for block in blocks:
+        # The results open the turn: positions in ``blocks`` are those of its content.
+        for position, block in enumerate(blocks):
             call = self.calls.get(block["tool_use_id"])
             if call is None:
                 return _Unknown("tool_use_id", "a tool_result must answer an earlier tool_use")
-            content = _result(block.get("content", ""))
+            content = _result(block.get("content", ""), f"content[{position}].content")
             if isinstance(content, _Unknown):
                 return content
             results.append(
@@ -255,10 +289,13 @@ class _Importer:
         if not isinstance(content, list) or not content:
             return _Unknown("content", "content must be text or a non-empty list of blocks")
         for position, block in enumerate(content):
-            problem = _block_problem(role, block, position)
+            problem = _block_problem(_TURN_KINDS[role], block, f"content[{position}]", role)
             if problem is not None:
                 return problem
-        return self._user(content) if role == "user" else self._assistant(content)
+        try:
+            return self._user(content) if role == "user" else self._assistant(content)
+        except InvalidMessageError as error:  # a value no neutral message takes
+            return _Unknown(error.field or "content", error.reason)
 
     def add(self, message: Any, index: int) -> None:
         try:
@@ -276,16 +313,26 @@ class _Importer:
         else:
             self.out.append(MessageEnvelope(message))
 
-    def add_system(self, system: str | Sequence[Any]) -> None:
-        blocks = [{"type": "text", "text": system}] if isinstance(system, str) else system
+    def add_system(self, system: Any) -> None:
+        if isinstance(system, str):
+            blocks: Any = [{"type": "text", "text": system}]
+        elif isinstance(system, list | tuple):
+            blocks = system
+        else:  # not a system prompt at all: no envelope would send (to_anthropic lists it)
+            raise InvalidMessageError(
+                f"Anthropic system must be text or a list of text blocks, got "
+                f"{type(system).__name__}",
+                field="system",
+            )
         for position, block in enumerate(blocks):
-            if _block_problem("user", block, position) is None and block["type"] == "text":
+            problem = _block_problem(_TEXT, block, f"system[{position}]", "system")
+            if problem is None:
                 self.out.append(TextMessage(Role.SYSTEM, block["text"]))
             elif self.strict_mode:
                 raise InvalidMessageError(
                     "Anthropic system block cannot be imported: only text blocks have a "
-                    "neutral form",
-                    field=f"system[{position}]",
+                    f"neutral form ({problem.reason})",
+                    field=problem.field,
                 )
             else:  # to_anthropic lifts a system envelope's blocks back into system
                 self.out.append(MessageEnvelope({"role": "system", "content": [block]}))
@@ -311,8 +358,17 @@ def from_anthropic_messages(
     A message that cannot be mapped (an unknown block type or key, a result answering no
     earlier call) becomes ``MessageEnvelope(message)``; with ``strict_mode`` it raises
     ``InvalidMessageError`` naming its index (``None`` and field ``system[i]`` for a system
-    block). The input is not mutated.
+    block). A block missing a key the API requires (a ``tool_use`` without ``input``), or holding
+    a value of the wrong JSON type, is such a message too; strict mode names it as field
+    ``content[i].<key>``. ``messages`` that are not a list (or tuple) raise
+    ``InvalidMessageError`` (field ``messages``) in both modes, and so does a ``system`` that
+    is neither text nor a list (field ``system``). The input is not mutated.
     """
+    if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
+        raise InvalidMessageError(
+            f"messages must be a list of request messages, got {type(messages).__name__}",
+            field="messages",
+        )
     importer = _Importer(agent_name, strict_mode)
     if system is not None:
         importer.add_system(system)
