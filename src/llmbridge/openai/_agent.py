@@ -7,40 +7,25 @@ exceptions to ``ProviderAPIError`` subclasses. Neutral messages need the connect
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Final, cast
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Final
 
 import openai
 from openai.resources.chat.completions import AsyncCompletions
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
 
 from llmbridge import (
-    Connector,
     FunctionContract,
     GenerateReplyOptions,
     Message,
-    MessageEnvelope,
-    MiddlewareStreamingAgent,
     register_default_connector,
-    register_message_connector,
 )
-from llmbridge.kit import (
-    AgentMethods,
-    NoteLog,
-    check_async_client,
-    checked_tool_choice,
-    create_keywords,
-)
-from llmbridge.openai._calls import (
-    create_reply,
-    envelope_dicts,
-    layer_settings,
-    set_if,
-    stream_envelopes,
-)
+from llmbridge.kit import checked_tool_choice, create_keywords
+from llmbridge.openai._calls import layer_settings, set_if
 from llmbridge.openai._connector import OpenAIChatRequestMessageConnector
 from llmbridge.openai._errors import PROVIDER
 from llmbridge.openai._output import response_format
+from llmbridge.openai._shell import OpenAIAgentShell
 from llmbridge.openai._tools import openai_tool_choice, openai_tools
 
 __all__ = ["OpenAIChatAgent"]
@@ -63,7 +48,7 @@ def _layer(arguments: dict[str, Any], settings: Mapping[str, Any] | None) -> Non
     )
 
 
-class OpenAIChatAgent(AgentMethods):
+class OpenAIChatAgent(OpenAIAgentShell[ChatCompletion, ChatCompletionChunk]):
     """An agent that answers through OpenAI Chat Completions, in the SDK's own types.
 
     Takes only ``MessageEnvelope``s of ``ChatCompletionMessageParam`` dicts (register a
@@ -86,6 +71,10 @@ class OpenAIChatAgent(AgentMethods):
 
     provider: ClassVar[str] = PROVIDER
     """The provider tag of the wire API this agent calls."""
+    _label: ClassVar[str] = "OpenAIChatAgent"
+    _takes: ClassVar[str] = "ChatCompletionMessageParam"
+    _reply_type: ClassVar[type[Any]] = ChatCompletion
+    _reply_what: ClassVar[str] = "an OpenAI chat completion"
 
     def __init__(
         self,
@@ -100,34 +89,16 @@ class OpenAIChatAgent(AgentMethods):
         functions: Iterable[FunctionContract] | None = None,
         **create_kwargs: Any,
     ) -> None:
-        check_async_client(
-            client,
-            openai.OpenAI,
-            openai,
-            agent="OpenAIChatAgent",
-            use="openai.AsyncOpenAI or openai.AsyncAzureOpenAI",
-        )
-        self.client = client
-        self.name = name
-        self.model = model
-        self.system_message = system_message
-        self.functions: tuple[FunctionContract, ...] = tuple(functions or ())
+        self._set_up(client, name, model, system_message, functions)
         base: dict[str, Any] = {"model": model}
         _layer(base, create_kwargs)
         set_if(base, "temperature", temperature)
         set_if(base, "max_completion_tokens", max_tokens)
         set_if(base, "seed", seed)
         self._base_arguments = base
-        # Each "repaired" note of an output_schema transform is logged once per agent.
-        self._schema_log = NoteLog(source=f"OpenAIChatAgent {name!r}")
-
-    def __repr__(self) -> str:
-        return f"OpenAIChatAgent(name={self.name!r}, model={self.model!r})"
 
     def _payloads(self, messages: Sequence[Message]) -> list[ChatCompletionMessageParam]:
-        payloads: list[ChatCompletionMessageParam] = envelope_dicts(
-            messages, agent=f"OpenAIChatAgent {self.name!r}", takes="ChatCompletionMessageParam"
-        )
+        payloads: list[ChatCompletionMessageParam] = self._dicts(messages)
         has_system = any(payload.get("role") in _SYSTEM_ROLES for payload in payloads)
         if self.system_message is not None and not has_system:
             payloads.insert(0, {"role": "system", "content": self.system_message})
@@ -175,52 +146,12 @@ class OpenAIChatAgent(AgentMethods):
             self._schema_log.log(notes, ())
         return arguments
 
-    async def generate_reply(
-        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
-    ) -> MessageEnvelope[ChatCompletion]:
-        """Call the API once and return the completion in an envelope from this agent.
+    def _create(self, arguments: dict[str, Any]) -> Awaitable[object]:
+        return self.client.chat.completions.create(**arguments)
 
-        Raises the mapped ``ProviderAPIError`` when the call fails, and
-        ``ProviderResponseError`` when the HTTP 200 body is not even a JSON object (the SDK
-        returns a JSON array or string as it is, not as a ``ChatCompletion``).
-        """
-        arguments = self.create_arguments(messages, options)
-        completion = await create_reply(
-            self.client.chat.completions.create(**arguments),
-            self.client,
-            PROVIDER,
-            reply_type=ChatCompletion,
-            what="an OpenAI chat completion",
-        )
-        return MessageEnvelope(completion, self.name)
-
-    def generate_streaming_reply(
-        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
-    ) -> AsyncIterator[MessageEnvelope[ChatCompletionChunk]]:
-        """Stream the API's chunks, each in an envelope from this agent; usage comes last.
-
-        A failure before or during the stream raises the mapped ``ProviderAPIError``; event data
-        that is not JSON raises ``StreamInterruptedError`` (not retryable).
-        """
-
-        async def open_stream() -> openai.AsyncStream[ChatCompletionChunk]:
-            arguments = self.create_arguments(messages, options)
-            arguments["stream"] = True
-            requested = arguments.get("stream_options") or {}
-            arguments["stream_options"] = {**requested, "include_usage": True}
-            stream = await self.client.chat.completions.create(**arguments)
-            return cast(openai.AsyncStream[ChatCompletionChunk], stream)
-
-        return stream_envelopes(open_stream, self.client, PROVIDER, name=self.name)
-
-    def register_message_connector(
-        self, connector: Connector | None = None
-    ) -> MiddlewareStreamingAgent:
-        """Return a new streaming agent that speaks neutral messages through ``connector``.
-
-        With no connector, a lenient ``OpenAIChatRequestMessageConnector`` is used.
-        """
-        return register_message_connector(self, connector)
+    def _stream_arguments(self, arguments: dict[str, Any]) -> None:
+        requested = arguments.get("stream_options") or {}
+        arguments["stream_options"] = {**requested, "include_usage": True}
 
 
 register_default_connector(OpenAIChatAgent, OpenAIChatRequestMessageConnector)

@@ -7,40 +7,20 @@ item dicts, maps reply options to ``responses.create()`` arguments and SDK excep
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Final, cast
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Final
 
 import openai
 from openai.resources.responses import AsyncResponses
 from openai.types.responses import Response, ResponseInputItemParam, ResponseStreamEvent
 
-from llmbridge import (
-    Connector,
-    FunctionContract,
-    GenerateReplyOptions,
-    Message,
-    MessageEnvelope,
-    MiddlewareStreamingAgent,
-    register_message_connector,
-)
-from llmbridge.kit import (
-    AgentMethods,
-    NoteLog,
-    OutputSchema,
-    check_async_client,
-    checked_tool_choice,
-    create_keywords,
-)
-from llmbridge.openai._calls import (
-    create_reply,
-    envelope_dicts,
-    layer_settings,
-    set_if,
-    stream_envelopes,
-)
+from llmbridge import FunctionContract, GenerateReplyOptions, Message
+from llmbridge.kit import OutputSchema, checked_tool_choice, create_keywords
+from llmbridge.openai._calls import layer_settings, set_if
 from llmbridge.openai._output import text_format
 from llmbridge.openai._responses._items import PROVIDER
 from llmbridge.openai._responses._tools import responses_tool_choice, responses_tools
+from llmbridge.openai._shell import OpenAIAgentShell
 
 __all__ = ["ENCRYPTED_REASONING", "OpenAIResponsesAgent"]
 
@@ -71,7 +51,7 @@ def _with_encrypted_reasoning(arguments: dict[str, Any]) -> None:
     arguments["include"] = include
 
 
-class OpenAIResponsesAgent(AgentMethods):
+class OpenAIResponsesAgent(OpenAIAgentShell[Response, ResponseStreamEvent]):
     """An agent that answers through the OpenAI Responses API, in the SDK's own types.
 
     Takes only ``MessageEnvelope``s of input item dicts (register a connector to speak neutral
@@ -95,6 +75,10 @@ class OpenAIResponsesAgent(AgentMethods):
 
     provider: ClassVar[str] = PROVIDER
     """The provider tag of the wire API this agent calls."""
+    _label: ClassVar[str] = "OpenAIResponsesAgent"
+    _takes: ClassVar[str] = "ResponseInputItemParam"
+    _reply_type: ClassVar[type[Any]] = Response
+    _reply_what: ClassVar[str] = "an OpenAI response"
 
     def __init__(
         self,
@@ -109,19 +93,8 @@ class OpenAIResponsesAgent(AgentMethods):
         store: bool = False,
         **create_kwargs: Any,
     ) -> None:
-        check_async_client(
-            client,
-            openai.OpenAI,
-            openai,
-            agent="OpenAIResponsesAgent",
-            use="openai.AsyncOpenAI or openai.AsyncAzureOpenAI",
-        )
-        self.client = client
-        self.name = name
-        self.model = model
-        self.system_message = system_message
+        self._set_up(client, name, model, system_message, functions)
         self.store = store
-        self.functions: tuple[FunctionContract, ...] = tuple(functions or ())
         base: dict[str, Any] = {"model": model, "store": store}
         _layer(base, create_kwargs)
         _with_encrypted_reasoning(base)
@@ -129,16 +102,9 @@ class OpenAIResponsesAgent(AgentMethods):
         set_if(base, "temperature", temperature)
         set_if(base, "max_output_tokens", max_output_tokens)
         self._base_arguments = base
-        # Each "repaired" note of an output_schema transform is logged once per agent.
-        self._schema_log = NoteLog(source=f"OpenAIResponsesAgent {name!r}")
-
-    def __repr__(self) -> str:
-        return f"OpenAIResponsesAgent(name={self.name!r}, model={self.model!r})"
 
     def _items(self, messages: Sequence[Message]) -> list[ResponseInputItemParam]:
-        items: list[ResponseInputItemParam] = envelope_dicts(
-            messages, agent=f"OpenAIResponsesAgent {self.name!r}", takes="ResponseInputItemParam"
-        )
+        items: list[ResponseInputItemParam] = self._dicts(messages)
         return items
 
     def create_arguments(
@@ -189,46 +155,5 @@ class OpenAIResponsesAgent(AgentMethods):
         self._schema_log.log(notes, ())
         return {**(text or {}), "format": format_}
 
-    async def generate_reply(
-        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
-    ) -> MessageEnvelope[Response]:
-        """Call the API once and return the ``Response`` in an envelope from this agent.
-
-        Raises the mapped ``ProviderAPIError`` when the call fails, and
-        ``ProviderResponseError`` when the HTTP 200 body is not a JSON object.
-        """
-        arguments = self.create_arguments(messages, options)
-        response = await create_reply(
-            self.client.responses.create(**arguments),
-            self.client,
-            PROVIDER,
-            reply_type=Response,
-            what="an OpenAI response",
-        )
-        return MessageEnvelope(response, self.name)
-
-    def generate_streaming_reply(
-        self, messages: Sequence[Message], options: GenerateReplyOptions | None = None
-    ) -> AsyncIterator[MessageEnvelope[ResponseStreamEvent]]:
-        """Stream the API's events, each in an envelope from this agent.
-
-        A failure before or during the stream raises the mapped ``ProviderAPIError``; event data
-        that is not JSON raises ``StreamInterruptedError`` (not retryable).
-        """
-
-        async def open_stream() -> openai.AsyncStream[ResponseStreamEvent]:
-            arguments = self.create_arguments(messages, options)
-            arguments["stream"] = True
-            stream = await self.client.responses.create(**arguments)
-            return cast(openai.AsyncStream[ResponseStreamEvent], stream)
-
-        return stream_envelopes(open_stream, self.client, PROVIDER, name=self.name)
-
-    def register_message_connector(
-        self, connector: Connector | None = None
-    ) -> MiddlewareStreamingAgent:
-        """Return a new streaming agent that speaks neutral messages through ``connector``.
-
-        With no connector, the default registered for this agent type is used.
-        """
-        return register_message_connector(self, connector)
+    def _create(self, arguments: dict[str, Any]) -> Awaitable[object]:
+        return self.client.responses.create(**arguments)
