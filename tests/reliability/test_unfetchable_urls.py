@@ -115,34 +115,36 @@ CASES = [
 ]
 
 
+def _agent(wing: Wing, router: respx.Router, strict_mode: bool) -> Any:
+    """The wing's agent on its real SDK client over ``router``, behind its connector."""
+    if wing == "chat":
+        agent: Any = OpenAIChatAgent(openai_client(router), name=AGENT, model="gpt-4o-mini")
+        connector: Any = OpenAIChatRequestMessageConnector(strict_mode=strict_mode)
+    elif wing == "responses":
+        agent = OpenAIResponsesAgent(openai_client(router), name=AGENT, model="gpt-5-mini")
+        connector = OpenAIResponsesConnector(strict_mode=strict_mode)
+    else:
+        agent = AnthropicChatAgent(anthropic_client(router), name=AGENT, model="claude-test")
+        connector = AnthropicMessageConnector(strict_mode=strict_mode)
+    return agent.register_message_connector(connector)
+
+
+# wing: (its endpoint, a reply, the strict validator of its request body)
+ENDPOINTS: dict[Wing, tuple[str, dict[str, Any], Callable[[Any], object]]] = {
+    "chat": (CHAT_URL, openai_completion("ok"), chat_wire.check_request_body),
+    "responses": (RESPONSES_URL, openai_response("ok"), responses_wire.check_request_body),
+    "anthropic": (ANTHROPIC_URL, anthropic_message("ok"), anthropic_wire.assert_valid_request),
+}
+
+
 async def _send(wing: Wing, messages: list[Message], *, strict_mode: bool) -> dict[str, Any]:
     """The body the wing's real SDK client sent for ``[START, *messages]``, wire-checked."""
+    url, reply, check = ENDPOINTS[wing]
     router = respx.Router(assert_all_called=False)
-    history = [START, *messages]
-    if wing == "chat":
-        route = router.post(CHAT_URL).respond(json=openai_completion("ok"))
-        chat = OpenAIChatAgent(openai_client(router), name=AGENT, model="gpt-4o-mini")
-        await chat.register_message_connector(
-            OpenAIChatRequestMessageConnector(strict_mode=strict_mode)
-        ).send(chat_history=history)
-        body = last_request_json(route)
-        chat_wire.check_request_body(body)
-    elif wing == "responses":
-        route = router.post(RESPONSES_URL).respond(json=openai_response("ok"))
-        responses = OpenAIResponsesAgent(openai_client(router), name=AGENT, model="gpt-5-mini")
-        await responses.register_message_connector(
-            OpenAIResponsesConnector(strict_mode=strict_mode)
-        ).send(chat_history=history)
-        body = last_request_json(route)
-        responses_wire.check_request_body(body)
-    else:
-        route = router.post(ANTHROPIC_URL).respond(json=anthropic_message("ok"))
-        anthropic = AnthropicChatAgent(anthropic_client(router), name=AGENT, model="claude-test")
-        await anthropic.register_message_connector(
-            AnthropicMessageConnector(strict_mode=strict_mode)
-        ).send(chat_history=history)
-        body = last_request_json(route)
-        anthropic_wire.assert_valid_request(body)
+    route = router.post(url).respond(json=reply)
+    await _agent(wing, router, strict_mode).send(chat_history=[START, *messages])
+    body: dict[str, Any] = last_request_json(route)
+    check(body)
     return body
 
 
