@@ -9,6 +9,7 @@ rule violations raise ``InvalidMessageError`` in both modes.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -34,20 +35,26 @@ from llmbridge.gemini._contents import Part, Sink
 from llmbridge.gemini._media import RESULT_MEDIA_TYPES, MediaParts
 from llmbridge.kit import (
     NoteRecorder,
+    ToolResult,
     apply_name_policy,
     check_text,
     sanitize_identifier,
+    structured_text,
+    text_or_parts,
     tool_call_id_or_fallback,
     unsupported_envelope,
 )
 
-__all__ = ["ENVELOPE_ROLES", "SKIP_THOUGHT_SIGNATURE", "Converter"]
+__all__ = ["ENVELOPE_ROLES", "SKIP_THOUGHT_SIGNATURE", "TEXT_AFTER_CALLS", "Converter"]
 
 SKIP_THOUGHT_SIGNATURE: Final = "skip_thought_signature_validator"
 """Google's documented bypass value for a function call without a signature of its own.
 
 It reaches the wire literally (the SDK sends a ``str`` in a bytes field unchanged), never as
 base64 of the string, which the API rejects as a corrupted signature."""
+TEXT_AFTER_CALLS: Final = "text_after_calls"
+"""The ``provider_data[tag]`` key of a ``ToolCallMessage`` whose model turn ended in an empty
+text part after its calls: the part's fields but its text (``{}`` or its signature)."""
 ENVELOPE_ROLES: Final = frozenset({"user", "model", "system"})
 """The roles of content dicts passed through in envelopes (``system`` goes to the
 ``system_instruction``)."""
@@ -280,7 +287,8 @@ class Converter:
         parts = self._thoughts(message.reasoning, index) if message.reasoning else []
         provider = self.provider
         entry = message.provider_data.get(provider)
-        if message.content or entry is not None:
+        signed = isinstance(entry, Mapping) and entry.get("thought_signature") is not None
+        if message.content or signed:
             text = self._model_text(message.content or "", entry, index)
             if text is not None:
                 parts.append(text)
@@ -304,7 +312,17 @@ class Converter:
                 if signature is not None:
                     part["thought_signature"] = signature
             parts.append(part)
+        after = entry.get(TEXT_AFTER_CALLS) if isinstance(entry, Mapping) else None
+        if isinstance(after, Mapping):
+            parts.append(self._text_after_calls(after, index))
         self.sink.add_calls(parts, calls, index)
+
+    def _text_after_calls(self, after: Mapping[str, Any], index: int) -> Part:
+        """The empty text part that followed the calls of an imported turn (the SDK's ``Chat``
+        records a streamed turn so), with its signature."""
+        field = f"provider_data[{self.provider!r}][{TEXT_AFTER_CALLS!r}]"
+        signature = self._signature(after, index, field)
+        return {"text": ""} if signature is None else {"text": "", "thought_signature": signature}
 
     def tool_results(self, message: ToolCallResultMessage, index: int) -> None:
         """A user content of ``function_response`` parts for the calls whose result is not
@@ -315,25 +333,40 @@ class Converter:
             result = call.result
             if result is None:
                 continue
-            if isinstance(result, str):
-                if not result.isascii():  # as in _text_part: the field is named only when needed
-                    check_text(result, index=index, field=f"tool_calls[{position}].result")
-                text, media = result, None
-            else:
-                text, media = self._result_parts(result, index, f"tool_calls[{position}].result")
+            answer, media = self._answer(result, call.is_error, index, position)
             call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
             response: dict[str, Any] = {
                 # The sink names it after the call it answers, which the API requires.
                 "name": self.sink.call_name(call_id)
                 or self._function_name(call.function_name, position, index),
                 "id": call_id,
-                "response": {"error" if call.is_error else "output": text},
+                "response": answer,
             }
             if media:
                 response["parts"] = media
             parts.append({"function_response": response})
         if parts:  # results that are all None carry nothing: no content, nothing lost
             self.sink.add_responses(parts, index)
+
+    def _answer(
+        self, result: ToolResult, is_error: bool, index: int, position: int
+    ) -> tuple[dict[str, Any], list[Part] | None]:
+        """A result as ``function_response.response`` and its media parts: a structured
+        result is the object itself (an error one ``{"error": its JSON text}``), text and parts
+        ``{"output": text}`` (``{"error": text}`` for an error)."""
+        media = None
+        if isinstance(result, str):
+            if not result.isascii():  # as in _text_part: the field is named only when needed
+                check_text(result, index=index, field=f"tool_calls[{position}].result")
+            text = result
+        elif isinstance(result, Mapping):
+            text = structured_text(result)
+            if not is_error:
+                answer: dict[str, Any] = json.loads(text)  # a plain dict, new for each request
+                return answer, None
+        else:
+            text, media = self._result_parts(result, index, f"tool_calls[{position}].result")
+        return {"error" if is_error else "output": text}, media
 
     def _result_parts(
         self, result: Sequence[Any], index: int, field: str
@@ -362,12 +395,13 @@ class Converter:
         parts: list[Part] = []
         for position, call in enumerate(message.tool_call_result_message.tool_calls):
             field = f"tool_calls[{position}].result"
-            if isinstance(call.result, str):
-                part = self._text_part(call.result, index, field)
+            result = None if call.result is None else text_or_parts(call.result)
+            if isinstance(result, str):
+                part = self._text_part(result, index, field)
                 if part is not None:
                     parts.append(part)
-            elif call.result is not None:
-                text, media = self._result_parts(call.result, index, field)
+            elif result is not None:
+                text, media = self._result_parts(result, index, field)
                 part = self._text_part(text, index, field) if text else None
                 parts.extend([part, *media] if part is not None else media)
         if parts:
