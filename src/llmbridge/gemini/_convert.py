@@ -9,7 +9,6 @@ rule violations raise ``InvalidMessageError`` in both modes.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -32,14 +31,13 @@ from llmbridge import (
 )
 from llmbridge.gemini._arguments import checked_signature, parse_arguments
 from llmbridge.gemini._contents import Part, Sink
-from llmbridge.gemini._media import RESULT_MEDIA_TYPES, MediaParts
+from llmbridge.gemini._media import MediaParts
+from llmbridge.gemini._results import result_answer, result_parts
 from llmbridge.kit import (
     NoteRecorder,
-    ToolResult,
     apply_name_policy,
     check_text,
     sanitize_identifier,
-    structured_text,
     text_or_parts,
     tool_call_id_or_fallback,
     unsupported_envelope,
@@ -312,7 +310,8 @@ class Converter:
                 if signature is not None:
                     part["thought_signature"] = signature
             parts.append(part)
-        after = entry.get(TEXT_AFTER_CALLS) if isinstance(entry, Mapping) else None
+        own = message.provider_data.get(provider)
+        after = own.get(TEXT_AFTER_CALLS) if isinstance(own, Mapping) else None
         if isinstance(after, Mapping):
             parts.append(self._text_after_calls(after, index))
         self.sink.add_calls(parts, calls, index)
@@ -333,7 +332,7 @@ class Converter:
             result = call.result
             if result is None:
                 continue
-            answer, media = self._answer(result, call.is_error, index, position)
+            answer, media = result_answer(self.media, result, call.is_error, index, position)
             call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
             response: dict[str, Any] = {
                 # The sink names it after the call it answers, which the API requires.
@@ -347,42 +346,6 @@ class Converter:
             parts.append({"function_response": response})
         if parts:  # results that are all None carry nothing: no content, nothing lost
             self.sink.add_responses(parts, index)
-
-    def _answer(
-        self, result: ToolResult, is_error: bool, index: int, position: int
-    ) -> tuple[dict[str, Any], list[Part] | None]:
-        """A result as ``function_response.response`` and its media parts: a structured
-        result is the object itself (an error one ``{"error": its JSON text}``), text and parts
-        ``{"output": text}`` (``{"error": text}`` for an error)."""
-        media = None
-        if isinstance(result, str):
-            if not result.isascii():  # as in _text_part: the field is named only when needed
-                check_text(result, index=index, field=f"tool_calls[{position}].result")
-            text = result
-        elif isinstance(result, Mapping):
-            text = structured_text(result)
-            if not is_error:
-                answer: dict[str, Any] = json.loads(text)  # a plain dict, new for each request
-                return answer, None
-        else:
-            text, media = self._result_parts(result, index, f"tool_calls[{position}].result")
-        return {"error" if is_error else "output": text}, media
-
-    def _result_parts(
-        self, result: Sequence[Any], index: int, field: str
-    ) -> tuple[str, list[Part]]:
-        """The text and the media parts of a parts result (at ``field``)."""
-        texts: list[str] = []
-        media: list[Part] = []
-        for position, item in enumerate(result):
-            if isinstance(item, TextMessage):
-                check_text(item.content, index=index, field=f"{field}[{position}]")
-                texts.append(item.content)
-                continue
-            part = self.media.part(item, index, f"{field}[{position}].", RESULT_MEDIA_TYPES)
-            if part is not None:
-                media.append(part)
-        return "\n".join(texts), media
 
     def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
         """Self or no sender: the call content then the response content; another agent: the
@@ -401,7 +364,7 @@ class Converter:
                 if part is not None:
                     parts.append(part)
             elif result is not None:
-                text, media = self._result_parts(result, index, field)
+                text, media = result_parts(self.media, result, index, field)
                 part = self._text_part(text, index, field) if text else None
                 parts.extend([part, *media] if part is not None else media)
         if parts:
