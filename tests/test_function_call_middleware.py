@@ -402,6 +402,17 @@ async def test_results_that_are_not_strings_are_json_serialized(value: Any, text
     assert reply.tool_call_result_message.tool_calls == (ToolCall("produce", "{}", result=text),)
 
 
+async def produced(value: Any) -> ToolCall:
+    """The answered call of a function that returns ``value``."""
+    produce = function(name="produce")(returns(value))
+    calls = ToolCallMessage([ToolCall("produce", "{}")], AGENT)
+    agent = connect(ScriptedAgent([calls]), FunctionCallMiddleware([produce]))
+    reply = await agent.generate_reply([QUESTION])
+    assert isinstance(reply, ToolCallAggregateMessage)
+    [result] = reply.tool_call_result_message.tool_calls
+    return result
+
+
 DICT_RESULTS = {
     "dict": ({"city": "Paris", "temp": 18.5}, {"city": "Paris", "temp": 18.5}),
     "non_ascii_kept": ({"ville": "Orléans"}, {"ville": "Orléans"}),
@@ -415,28 +426,14 @@ DICT_RESULTS = {
 
 @pytest.mark.parametrize(("value", "structured"), DICT_RESULTS.values(), ids=DICT_RESULTS.keys())
 async def test_a_dict_result_is_a_structured_result(value: Any, structured: Any) -> None:
-    produce = function(name="produce")(returns(value))
-    calls = ToolCallMessage([ToolCall("produce", "{}")], AGENT)
-    agent = connect(ScriptedAgent([calls]), FunctionCallMiddleware([produce]))
-
-    reply = await agent.generate_reply([QUESTION])
-
-    assert isinstance(reply, ToolCallAggregateMessage)
-    [result] = reply.tool_call_result_message.tool_calls
+    result = await produced(value)
     assert result == ToolCall("produce", "{}", result=structured)
     assert result.result == structured
     assert not result.is_error
 
 
 async def test_a_dict_result_json_cannot_hold_is_an_error_result() -> None:
-    produce = function(name="produce")(returns({"x": float("nan")}))
-    calls = ToolCallMessage([ToolCall("produce", "{}")], AGENT)
-    agent = connect(ScriptedAgent([calls]), FunctionCallMiddleware([produce]))
-
-    reply = await agent.generate_reply([QUESTION])
-
-    assert isinstance(reply, ToolCallAggregateMessage)
-    [result] = reply.tool_call_result_message.tool_calls
+    result = await produced({"x": float("nan")})
     assert result.is_error is True
     assert isinstance(result.result, str)
     assert result.result.startswith("The result of function 'produce' cannot be sent")
