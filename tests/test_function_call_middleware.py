@@ -383,12 +383,10 @@ RESULTS = {
     "string_unchanged": ("18C, sunny", "18C, sunny"),
     "number": (42, "42"),
     "none_is_json_null": (None, "null"),
-    "dict": ({"city": "Paris", "temp": 18.5}, '{"city":"Paris","temp":18.5}'),
     "list": ([1, "two", None], '[1,"two",null]'),
     "pydantic_model": (Point(x=1, y=2), '{"x":1,"y":2}'),
     "dataclass": (Box(3, ["a"]), '{"width":3,"tags":["a"]}'),
     "enum": (Colour.RED, '"red"'),
-    "non_ascii_kept": ({"ville": "Orléans"}, '{"ville":"Orléans"}'),
 }
 
 
@@ -402,6 +400,43 @@ async def test_results_that_are_not_strings_are_json_serialized(value: Any, text
 
     assert isinstance(reply, ToolCallAggregateMessage)
     assert reply.tool_call_result_message.tool_calls == (ToolCall("produce", "{}", result=text),)
+
+
+async def produced(value: Any) -> ToolCall:
+    """The answered call of a function that returns ``value``."""
+    produce = function(name="produce")(returns(value))
+    calls = ToolCallMessage([ToolCall("produce", "{}")], AGENT)
+    agent = connect(ScriptedAgent([calls]), FunctionCallMiddleware([produce]))
+    reply = await agent.generate_reply([QUESTION])
+    assert isinstance(reply, ToolCallAggregateMessage)
+    [result] = reply.tool_call_result_message.tool_calls
+    return result
+
+
+DICT_RESULTS = {
+    "dict": ({"city": "Paris", "temp": 18.5}, {"city": "Paris", "temp": 18.5}),
+    "non_ascii_kept": ({"ville": "Orléans"}, {"ville": "Orléans"}),
+    "nested_lists": ({"tags": ("a", ["b"])}, {"tags": ["a", ["b"]]}),
+    "values_made_json": (
+        {"box": Box(3, ["a"]), 1: Colour.RED},
+        {"box": {"width": 3, "tags": ["a"]}, "1": "red"},
+    ),
+}
+
+
+@pytest.mark.parametrize(("value", "structured"), DICT_RESULTS.values(), ids=DICT_RESULTS.keys())
+async def test_a_dict_result_is_a_structured_result(value: Any, structured: Any) -> None:
+    result = await produced(value)
+    assert result == ToolCall("produce", "{}", result=structured)
+    assert result.result == structured
+    assert not result.is_error
+
+
+async def test_a_dict_result_json_cannot_hold_is_an_error_result() -> None:
+    result = await produced({"x": float("nan")})
+    assert result.is_error is True
+    assert isinstance(result.result, str)
+    assert result.result.startswith("The result of function 'produce' cannot be sent")
 
 
 async def test_an_unserializable_result_is_an_error_result() -> None:
@@ -490,7 +525,7 @@ async def test_function_map_entries_get_the_raw_json_text_verbatim() -> None:
     assert isinstance(reply, ToolCallAggregateMessage)
     assert [call.result for call in reply.tool_call_result_message.tool_calls] == [
         'sync got {"a":  1}',
-        '{"async got":"not json at all"}',
+        {"async got": "not json at all"},  # a dict: a structured result (API.md 19.3)
     ]
 
 

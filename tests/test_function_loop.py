@@ -30,6 +30,7 @@ from llmbridge import (
 )
 from llmbridge._agents import AgentMethods
 from llmbridge.anthropic import AnthropicChatAgent, to_anthropic
+from llmbridge.kit import result_text
 from llmbridge.openai import OpenAIChatAgent, to_openai
 from llmbridge.testing import (
     anthropic_client,
@@ -81,7 +82,7 @@ CALLS = (
     ToolCall("get_weather", "{}", tool_call_id="call_3"),
 )
 RESULTS = (
-    ('{"city":"Paris","temperature":18}', False),
+    ({"city": "Paris", "temperature": 18}, False),  # a dict: a structured result (API.md 19.3)
     ("14:05 Europe/Paris", False),
     ("Invalid arguments for function 'get_weather': city: Field required.", True),
 )
@@ -187,7 +188,9 @@ async def test_openai_next_request_answers_every_call(path: str) -> None:
         assert answers == ids
     assert len({i for ids, _ in rounds for i in ids}) == 7  # unique across rounds
     tool_messages = [m for m in request.messages if m["role"] == "tool"]
-    assert [m["content"] for m in tool_messages[:3]] == [text for text, _ in RESULTS]
+    assert [m["content"] for m in tool_messages[:3]] == [
+        result_text(result) for result, _ in RESULTS
+    ]
     assert request.messages[0] == {"role": "user", "content": QUESTION.content}
 
 
@@ -281,7 +284,9 @@ async def test_openai_loop_end_to_end(path: str) -> None:
     assert second["messages"][0] == {"role": "user", "content": QUESTION.content}
     assert second["messages"][1]["role"] == "assistant"
     assert [m["tool_call_id"] for m in second["messages"][2:]] == ["call_1", "call_2", "call_3"]
-    assert [m["content"] for m in second["messages"][2:]] == [text for text, _ in RESULTS]
+    assert [m["content"] for m in second["messages"][2:]] == [
+        result_text(result) for result, _ in RESULTS
+    ]
     ids = ["call_1", "call_2", "call_3"]
     assert _openai_answers(second["messages"]) == [(ids, ids)]
 

@@ -210,7 +210,7 @@ RESULTS = {
     "a_list_of_parts_becomes_a_tuple": ([NOTE, CHART], (NOTE, CHART)),
     "a_tuple_of_parts_is_kept": ((CHART, REPORT), (CHART, REPORT)),
     "a_single_part_is_a_one_part_result": (CHART, (CHART,)),
-    "a_dict_is_json_text": ({"a": 1}, '{"a":1}'),
+    "a_dict_is_a_structured_result": ({"a": [1]}, {"a": [1]}),
     "a_list_of_values_is_json_text": ([1, "x"], '[1,"x"]'),
     "none_is_no_result": (None, None),
 }

@@ -18,6 +18,7 @@ from typing import Any, Final, TypeAlias
 import pydantic_core
 
 from llmbridge._agents import Agent, GenerateReplyOptions, MiddlewareContext, StreamingAgent
+from llmbridge._errors import InvalidMessageError
 from llmbridge._functions._contracts import (
     ArgumentsError,
     FunctionContract,
@@ -193,12 +194,11 @@ class FunctionCallMiddleware:
         except Exception as exc:  # a tool's failure becomes its result, for the model to see
             return _failed(call, f"Function {name!r} raised {type(exc).__name__}: {exc}", exc)
         try:
-            result = _as_result(value)
+            return dataclasses.replace(call, result=_as_result(value), is_error=False)
         except pydantic_core.PydanticSerializationError as exc:
             return _failed(call, f"The result of function {name!r} is not serializable: {exc}.")
-        except TypeError as exc:
+        except (TypeError, InvalidMessageError) as exc:  # a list mixing media, a NaN in a dict
             return _failed(call, f"The result of function {name!r} cannot be sent: {exc}.")
-        return dataclasses.replace(call, result=result, is_error=False)
 
     def __repr__(self) -> str:
         names = [contract.name for contract in self.functions]
@@ -210,15 +210,20 @@ class FunctionCallMiddleware:
 
 
 def _as_result(value: Any) -> ToolResult:
-    """A function's return value as a result: text, parts (media), or JSON text.
+    """A function's return value as a result: text, parts (media), a structured result, or
+    JSON text.
 
     An ``ImageMessage`` or ``DocumentMessage``, or a list (or tuple) holding at least one of
-    them, becomes a parts result (strings in the list become text parts). Raises ``TypeError``
-    for such a list with other items and ``PydanticSerializationError`` for a value JSON cannot
-    hold.
+    them, becomes a parts result (strings in the list become text parts). A dict (any mapping)
+    becomes a structured result, its values made JSON-compatible as JSON text would hold them
+    (a date as its ISO text, a key as text). Raises ``TypeError`` for such a list with other
+    items and ``PydanticSerializationError`` for a value JSON cannot hold.
     """
     if isinstance(value, str):
         return value
+    if isinstance(value, Mapping):
+        structured: dict[str, Any] = pydantic_core.to_jsonable_python(dict(value))
+        return structured
     if isinstance(value, _MEDIA):
         return (value,)
     if isinstance(value, list | tuple) and any(isinstance(item, _MEDIA) for item in value):

@@ -16,6 +16,8 @@ from llmbridge._messages._tool_call import (
     describe_result,
     result_text,
     split_result,
+    structured_text,
+    text_or_parts,
 )
 from llmbridge._messages._types import (
     UPDATE_TYPES,
@@ -60,4 +62,6 @@ __all__ = [
     "load_messages",
     "result_text",
     "split_result",
+    "structured_text",
+    "text_or_parts",
 ]

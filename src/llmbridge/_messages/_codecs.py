@@ -26,6 +26,7 @@ __all__ = [
     "bytes_codec",
     "choice_codec",
     "json_kind",
+    "json_object_codec",
     "mapping_codec",
     "optional_codec",
     "provider_data_codec",
@@ -186,16 +187,32 @@ def any_json_codec() -> Codec:
     return Codec("any JSON", _dump_any, lambda data, path: any_json(data, path))
 
 
-def text_or_array_codec(array: Codec) -> Codec:
-    """A field that is text or an array (a tool result: text, or parts)."""
+def text_or_array_codec(array: Codec, obj: Codec | None = None) -> Codec:
+    """A field that is text or an array, or also an object when ``obj`` is given (a tool
+    result: text, parts, or a structured result)."""
 
     def dump(value: Any) -> Any:
-        return value if type(value) is str else array.dump(value)
+        if type(value) is str:
+            return value
+        return array.dump(value) if obj is None or type(value) is tuple else obj.dump(value)
 
     def load(data: Any, path: Path) -> Any:
-        return data if type(data) is str else array.load(data, path)
+        if type(data) is str:
+            return data
+        return (
+            array.load(data, path)
+            if obj is None or type(data) is not dict
+            else obj.load(data, path)
+        )
 
-    return Codec(f"a string or {array.name}", dump, load)
+    name = f"a string or {array.name}" if obj is None else f"a string, {array.name} or {obj.name}"
+    return Codec(name, dump, load)
+
+
+def json_object_codec() -> Codec:
+    """A frozen JSON object (a structured tool result) as an object; the constructor freezes
+    what is loaded."""
+    return Codec("an object", thaw, mapping_codec().load)
 
 
 def mapping_codec() -> Codec:

@@ -15,7 +15,9 @@ __all__ = [
     "NO_PROVIDER_DATA",
     "PROVIDER_DATA_FIELD",
     "FrozenMapping",
+    "JsonObject",
     "ProviderData",
+    "freeze_json_object",
     "freeze_provider_data",
     "thaw",
 ]
@@ -92,6 +94,25 @@ class FrozenMapping(Mapping[str, Any]):
         return (FrozenMapping, (self._data,))
 
 
+class JsonObject(FrozenMapping):
+    """A structured tool result: a ``FrozenMapping`` that also equals a plain mapping holding
+    lists where it holds tuples (``{"files": ["a"]}``), as a JSON object read back would."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMapping):
+            return self._hash == other._hash and self._data == other._data
+        if isinstance(other, Mapping):
+            return self._data == dict(other.items()) or thaw(self) == _plain(other)
+        return NotImplemented
+
+    __hash__ = FrozenMapping.__hash__
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (JsonObject, (self._data,))
+
+
 NO_PROVIDER_DATA: Final = FrozenMapping()
 """The empty ``provider_data`` (the default): immutable, so one instance serves every message."""
 
@@ -108,19 +129,28 @@ def freeze_provider_data(value: object) -> FrozenMapping:
     if value is NO_PROVIDER_DATA:
         return value
     if not isinstance(value, Mapping):
-        raise _invalid(
-            PROVIDER_DATA_FIELD, f"must be a mapping of provider tags, got {_kind(value)}"
-        )
+        reason = f"must be a mapping of provider tags, got {_kind(value)}"
+        raise _invalid(PROVIDER_DATA_FIELD, reason, PROVIDER_DATA_FIELD)
     if not value:
         return NO_PROVIDER_DATA
     for tag, entry in value.items():
         if not isinstance(entry, Mapping):
             where = _step(PROVIDER_DATA_FIELD, tag)
-            raise _invalid(where, f"must be a mapping (one per provider tag), got {_kind(entry)}")
-    return _freeze_mapping(value, PROVIDER_DATA_FIELD, 1)
+            reason = f"must be a mapping (one per provider tag), got {_kind(entry)}"
+            raise _invalid(where, reason, PROVIDER_DATA_FIELD)
+    return _freeze_mapping(value, PROVIDER_DATA_FIELD, 1, PROVIDER_DATA_FIELD)
 
 
-def _freeze(value: object, where: str, depth: int) -> Any:
+def freeze_json_object(value: Mapping[Any, Any], field: str) -> JsonObject:
+    """``value`` (a JSON object: ``str`` keys, JSON-compatible values) checked and frozen.
+
+    The values follow ``freeze_provider_data``'s rules (key order kept). Raises
+    ``InvalidMessageError`` with ``field`` naming the path of the first value that breaks them.
+    """
+    return JsonObject(_freeze_mapping(value, field, 1, field)._data)
+
+
+def _freeze(value: object, where: str, depth: int, field: str) -> Any:
     # Subclasses (a StrEnum or IntEnum member) are kept as their plain value: what they read
     # back as from JSON. bool cannot be subclassed.
     if value is None or isinstance(value, bool):
@@ -131,31 +161,35 @@ def _freeze(value: object, where: str, depth: int) -> Any:
         return value if type(value) is int else int(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise _invalid(where, f"must be a finite number, got {value!r}")
+            raise _invalid(where, f"must be a finite number, got {value!r}", field)
         return value if type(value) is float else float(value)
     if isinstance(value, bytes):
         return base64.b64encode(value).decode("ascii")
     if depth >= MAX_JSON_DEPTH:
-        raise _invalid(where, f"nests deeper than {MAX_JSON_DEPTH} levels")
+        raise _invalid(where, f"nests deeper than {MAX_JSON_DEPTH} levels", field)
     if isinstance(value, Mapping):
-        return _freeze_mapping(value, where, depth + 1)
+        return _freeze_mapping(value, where, depth + 1, field)
     if isinstance(value, list | tuple):
         return tuple(
-            _freeze(item, f"{where}[{position}]", depth + 1) for position, item in enumerate(value)
+            _freeze(item, f"{where}[{position}]", depth + 1, field)
+            for position, item in enumerate(value)
         )
     raise _invalid(
         where,
         "must be JSON-compatible (str, int, float, bool, None, list, tuple, dict, bytes), "
         f"got {_kind(value)}",
+        field,
     )
 
 
-def _freeze_mapping(value: Mapping[Any, Any], where: str, depth: int) -> FrozenMapping:
+def _freeze_mapping(value: Mapping[Any, Any], where: str, depth: int, field: str) -> FrozenMapping:
     items: dict[str, Any] = {}
     for key, item in value.items():
         if not isinstance(key, str):
-            raise _invalid(where, f"has a key that is not a str: {key!r} ({_kind(key)})")
-        items[key] = _freeze(item, _step(where, key), depth)
+            raise _invalid(where, f"has a key that is not a str: {key!r} ({_kind(key)})", field)
+        items[key if type(key) is str else str.__str__(key)] = _freeze(
+            item, _step(where, key), depth, field
+        )
     return FrozenMapping(items)
 
 
@@ -168,6 +202,15 @@ def thaw(value: Any, sequence: type[list[Any]] | type[tuple[Any, ...]] = list) -
     return value
 
 
+def _plain(value: Any) -> Any:
+    """Any mapping / sequence value as dicts and lists, to compare with a thawed one."""
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
 def _step(where: str, key: object) -> str:
     return f"{where}[{key!r}]"
 
@@ -176,5 +219,5 @@ def _kind(value: object) -> str:
     return type(value).__name__
 
 
-def _invalid(where: str, reason: str) -> InvalidMessageError:
-    return InvalidMessageError(f"{where} {reason}", field=PROVIDER_DATA_FIELD)
+def _invalid(where: str, reason: str, field: str) -> InvalidMessageError:
+    return InvalidMessageError(f"{where} {reason}", field=field)

@@ -31,6 +31,7 @@ from llmbridge._messages._codecs import (
     bytes_codec,
     choice_codec,
     json_kind,
+    json_object_codec,
     mapping_codec,
     optional_codec,
     provider_data_codec,
@@ -181,6 +182,9 @@ def _codec(annotation: Any) -> Codec:
             return _message_codec(members)
         if len(members) == 2 and members[0] is str:
             return text_or_array_codec(_codec(members[1]))
+        if len(members) == 3 and members[0] is str and typing.get_origin(members[2]) is Mapping:
+            # A tool result: text, parts, or a structured result (JSON object).
+            return text_or_array_codec(_codec(members[1]), json_object_codec())
     if origin is tuple and len(arguments) == 2 and arguments[1] is Ellipsis:
         return array_codec(_codec(arguments[0]))
     if origin is Literal:

@@ -1,10 +1,12 @@
-"""``ToolCall``: one function call and its result (text, or text / image / document parts)."""
+"""``ToolCall``: one function call and its result (text, text / image / document parts, or a
+structured result: a JSON object)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
 
 import pydantic_core
 
@@ -13,11 +15,14 @@ from llmbridge._messages._documents import DocumentMessage
 from llmbridge._messages._image import ImageMessage
 from llmbridge._messages._provider_data import (
     NO_PROVIDER_DATA,
+    JsonObject,
     ProviderData,
+    freeze_json_object,
     freeze_provider_data,
+    thaw,
 )
 from llmbridge._messages._text import TextMessage
-from llmbridge._messages._values import set_field
+from llmbridge._messages._values import Message, set_field
 
 __all__ = [
     "RESULT_PART_TYPES",
@@ -29,14 +34,17 @@ __all__ = [
     "joined_results",
     "result_text",
     "split_result",
+    "structured_text",
+    "text_or_parts",
 ]
 
 ToolResultPart: TypeAlias = TextMessage | ImageMessage | DocumentMessage
 """One part of a tool result given as parts."""
 MediaPart: TypeAlias = ImageMessage | DocumentMessage
 """The media parts of a tool result."""
-ToolResult: TypeAlias = str | tuple[ToolResultPart, ...]
-"""A tool result: text, or a non-empty tuple of parts."""
+ToolResult: TypeAlias = str | tuple[ToolResultPart, ...] | Mapping[str, Any]
+"""A tool result: text, a non-empty tuple of parts, or a structured result (a read-only JSON
+object)."""
 RESULT_PART_TYPES: Final = (TextMessage, ImageMessage, DocumentMessage)
 
 
@@ -45,23 +53,26 @@ class ToolCall:
     """One function call requested by a model, and (on result messages) its result.
 
     ``function_arguments`` is the JSON text the model produced, kept verbatim even when invalid.
-    ``result`` is text, or a non-empty sequence of ``TextMessage`` / ``ImageMessage`` /
+    ``result`` is text, a non-empty sequence of ``TextMessage`` / ``ImageMessage`` /
     ``DocumentMessage`` parts (stored as a tuple; a single part is taken as a one-part
-    sequence), or ``None``. Arguments or a result given as something else (a dict, a list of
-    values, a number) are JSON-serialized, as ``FunctionCallMiddleware`` serializes results.
-    ``provider_data`` (provider tag -> JSON-compatible mapping, frozen) is read only by the
-    connector of that tag. Raises ``InvalidMessageError`` for a value that cannot be serialized,
-    for an empty sequence or one mixing parts with other values (field ``result``), for a
-    ``function_name`` that is not a ``str`` and for ``provider_data`` that is not
-    JSON-compatible.
+    sequence), a *structured result* (a mapping with ``str`` keys and JSON values, stored
+    read-only at every level with its key order, compared by value; lists read back as tuples),
+    or ``None``. Arguments, or a result given as something else (a list of values, a number),
+    are JSON-serialized. ``provider_data`` (provider tag -> JSON-compatible mapping, frozen) is
+    read only by the connector of that tag. Raises ``InvalidMessageError`` for a value that
+    cannot be serialized, for an empty sequence, one mixing parts with other values, a
+    structured result with a non-``str`` key or a non-JSON value, and a message that is not a
+    result part (an ``AudioMessage``: audio result parts are not supported yet) (field
+    ``result``), for a ``function_name`` that is not a ``str`` and for ``provider_data`` that
+    is not JSON-compatible.
     """
 
     function_name: str
     function_arguments: str
     tool_call_id: str | None = field(default=None, kw_only=True)
-    result: str | tuple[TextMessage | ImageMessage | DocumentMessage, ...] | None = field(
-        default=None, kw_only=True
-    )
+    result: (
+        str | tuple[TextMessage | ImageMessage | DocumentMessage, ...] | Mapping[str, Any] | None
+    ) = field(default=None, kw_only=True)
     is_error: bool = field(default=False, kw_only=True)
     provider_data: ProviderData = field(default=NO_PROVIDER_DATA, kw_only=True)
 
@@ -86,9 +97,16 @@ class ToolCall:
 
 
 def _as_result(value: object) -> ToolResult:
-    """A non-text result as stored: parts as a tuple, anything else as JSON text."""
+    """A non-text result as stored: parts as a tuple, a mapping frozen (a structured result),
+    anything else as JSON text."""
+    if type(value) is JsonObject:  # frozen already (dataclasses.replace, a loaded message)
+        return value
+    if isinstance(value, Mapping):
+        return freeze_json_object(value, "result")
     if isinstance(value, RESULT_PART_TYPES):
         return (value,)
+    if isinstance(value, Message):
+        raise _not_a_part(value, "result")
     if isinstance(value, list | tuple):
         parts = [isinstance(item, RESULT_PART_TYPES) for item in value]
         if not value:
@@ -99,6 +117,9 @@ def _as_result(value: object) -> ToolResult:
             )
         if all(parts):
             return tuple(value)
+        for position, item in enumerate(value):
+            if isinstance(item, Message) and not parts[position]:
+                raise _not_a_part(item, f"result[{position}]")
         if any(parts):
             position = parts.index(False)
             raise InvalidMessageError(
@@ -107,6 +128,17 @@ def _as_result(value: object) -> ToolResult:
                 field=f"result[{position}]",
             )
     return _as_text(value, "result")
+
+
+def _not_a_part(item: Message, where: str) -> InvalidMessageError:
+    # Rev. 2 turned such a message into JSON text, which no model could use (issue 26).
+    name = type(item).__name__
+    article = "an" if name[0] in "AEIOU" else "a"
+    return InvalidMessageError(
+        f"{where} is {article} {name}; a tool result holds only TextMessage, "
+        "ImageMessage and DocumentMessage parts (audio result parts are not supported yet)",
+        field=where,
+    )
 
 
 def _as_text(value: object, field_name: str) -> str:
@@ -122,13 +154,30 @@ def _as_text(value: object, field_name: str) -> str:
         ) from None
 
 
+def structured_text(result: Mapping[str, Any]) -> str:
+    """A structured result as the compact JSON text the wings without structured results send
+    (``ensure_ascii=False``, no spaces)."""
+    return json.dumps(thaw(result), ensure_ascii=False, separators=(",", ":"))
+
+
+def text_or_parts(result: ToolResult) -> str | tuple[ToolResultPart, ...]:
+    """A result as a wing whose tool results are text or parts sends it: a structured result
+    as its ``structured_text``; text and parts as they are."""
+    if isinstance(result, Mapping):
+        return structured_text(result)
+    return result
+
+
 def result_text(result: ToolResult | None) -> str | None:
-    """The text of a result: the text itself, or its text parts joined with ``"\\n"``.
+    """The text of a result: the text itself, its text parts joined with ``"\\n"``, or a
+    structured result's ``structured_text``.
 
     ``None`` for no result and for a parts result without text parts.
     """
     if result is None or isinstance(result, str):
         return result
+    if isinstance(result, Mapping):
+        return structured_text(result)
     texts = [part.content for part in result if isinstance(part, TextMessage)]
     return "\n".join(texts) if texts else None
 
@@ -136,20 +185,25 @@ def result_text(result: ToolResult | None) -> str | None:
 def split_result(result: ToolResult) -> tuple[str | None, tuple[MediaPart, ...]]:
     """A result as ``(text, media)``: its text (``result_text``) and its media parts in order.
 
-    Text results have no media: ``(result, ())``. Connectors whose tool messages carry text only
-    send the text there and the media elsewhere.
+    Text and structured results have no media: ``(result_text(result), ())``. Connectors whose
+    tool messages carry text only send the text there and the media elsewhere.
     """
     if isinstance(result, str):
         return result, ()
+    if isinstance(result, Mapping):
+        return structured_text(result), ()
     media = tuple(part for part in result if isinstance(part, ImageMessage | DocumentMessage))
     return result_text(result), media
 
 
 def describe_result(result: ToolResult | None) -> str | None:
-    """A result for people to read (printing, logs, traces): the text, with each media part
-    shown as ``[image <type>]`` or ``[document <type> <filename>]`` where it stands."""
+    """A result for people to read (printing, logs, traces): the text (a structured result's
+    JSON text), with each media part shown as ``[image <type>]`` or
+    ``[document <type> <filename>]`` where it stands."""
     if result is None or isinstance(result, str):
         return result
+    if isinstance(result, Mapping):
+        return structured_text(result)
     return "\n".join(_describe_part(part) for part in result)
 
 

@@ -32,8 +32,9 @@ from llmbridge.anthropic._media import MAX_IMAGE_BYTES
 from llmbridge.anthropic._merge import Block
 from llmbridge.kit import (
     SUPPORTED_IMAGE_TYPES,
-    ToolResult,
+    ToolResultPart,
     check_text,
+    text_or_parts,
     tool_call_id_or_fallback,
     unsupported_envelope,
 )
@@ -217,7 +218,7 @@ class Converter(BlockBuilder):
             if call.result is None:
                 continue
             tool_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
-            result = call.result
+            result = text_or_parts(call.result)  # a structured result: its JSON text
             if isinstance(result, str) and result.isascii() and not cut.arguments:
                 content: str | list[Block] = result  # most results: text, nothing to add
             else:
@@ -239,7 +240,7 @@ class Converter(BlockBuilder):
             self.sink.add("user", blocks, index)
 
     def _result_content(
-        self, result: ToolResult, tool_id: str, position: int, index: int
+        self, result: str | tuple[ToolResultPart, ...], tool_id: str, position: int, index: int
     ) -> str | list[Block]:
         """A result as ``tool_result`` content: its text, or the blocks of its parts; the cut
         arguments of the call it answers go after it."""
@@ -265,12 +266,13 @@ class Converter(BlockBuilder):
         blocks: list[Block] = []
         for position, call in enumerate(message.tool_call_result_message.tool_calls):
             field = f"tool_calls[{position}].result"
-            if isinstance(call.result, str):
-                block = self._text_block(call.result, index, field)
+            result = None if call.result is None else text_or_parts(call.result)
+            if isinstance(result, str):
+                block = self._text_block(result, index, field)
                 if block is not None:
                     blocks.append(block)
-            elif call.result is not None:
-                blocks.extend(self._part_blocks(call.result, field, index))
+            elif result is not None:
+                blocks.extend(self._part_blocks(result, field, index))
         if blocks:
             self.sink.add("user", self._sender(blocks, from_, index), index)
         else:

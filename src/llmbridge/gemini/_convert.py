@@ -31,23 +31,28 @@ from llmbridge import (
 )
 from llmbridge.gemini._arguments import checked_signature, parse_arguments
 from llmbridge.gemini._contents import Part, Sink
-from llmbridge.gemini._media import RESULT_MEDIA_TYPES, MediaParts
+from llmbridge.gemini._media import MediaParts
+from llmbridge.gemini._results import result_answer, result_parts
 from llmbridge.kit import (
     NoteRecorder,
     apply_name_policy,
     check_text,
     sanitize_identifier,
+    text_or_parts,
     tool_call_id_or_fallback,
     unsupported_envelope,
 )
 
-__all__ = ["ENVELOPE_ROLES", "SKIP_THOUGHT_SIGNATURE", "Converter"]
+__all__ = ["ENVELOPE_ROLES", "SKIP_THOUGHT_SIGNATURE", "TEXT_AFTER_CALLS", "Converter"]
 
 SKIP_THOUGHT_SIGNATURE: Final = "skip_thought_signature_validator"
 """Google's documented bypass value for a function call without a signature of its own.
 
 It reaches the wire literally (the SDK sends a ``str`` in a bytes field unchanged), never as
 base64 of the string, which the API rejects as a corrupted signature."""
+TEXT_AFTER_CALLS: Final = "text_after_calls"
+"""The ``provider_data[tag]`` key of a ``ToolCallMessage`` whose model turn ended in an empty
+text part after its calls: the part's fields but its text (``{}`` or its signature)."""
 ENVELOPE_ROLES: Final = frozenset({"user", "model", "system"})
 """The roles of content dicts passed through in envelopes (``system`` goes to the
 ``system_instruction``)."""
@@ -280,7 +285,8 @@ class Converter:
         parts = self._thoughts(message.reasoning, index) if message.reasoning else []
         provider = self.provider
         entry = message.provider_data.get(provider)
-        if message.content or entry is not None:
+        signed = isinstance(entry, Mapping) and entry.get("thought_signature") is not None
+        if message.content or signed:
             text = self._model_text(message.content or "", entry, index)
             if text is not None:
                 parts.append(text)
@@ -304,7 +310,18 @@ class Converter:
                 if signature is not None:
                     part["thought_signature"] = signature
             parts.append(part)
+        own = message.provider_data.get(provider)
+        after = own.get(TEXT_AFTER_CALLS) if isinstance(own, Mapping) else None
+        if isinstance(after, Mapping):
+            parts.append(self._text_after_calls(after, index))
         self.sink.add_calls(parts, calls, index)
+
+    def _text_after_calls(self, after: Mapping[str, Any], index: int) -> Part:
+        """The empty text part that followed the calls of an imported turn (the SDK's ``Chat``
+        records a streamed turn so), with its signature."""
+        field = f"provider_data[{self.provider!r}][{TEXT_AFTER_CALLS!r}]"
+        signature = self._signature(after, index, field)
+        return {"text": ""} if signature is None else {"text": "", "thought_signature": signature}
 
     def tool_results(self, message: ToolCallResultMessage, index: int) -> None:
         """A user content of ``function_response`` parts for the calls whose result is not
@@ -315,41 +332,20 @@ class Converter:
             result = call.result
             if result is None:
                 continue
-            if isinstance(result, str):
-                if not result.isascii():  # as in _text_part: the field is named only when needed
-                    check_text(result, index=index, field=f"tool_calls[{position}].result")
-                text, media = result, None
-            else:
-                text, media = self._result_parts(result, index, f"tool_calls[{position}].result")
+            answer, media = result_answer(self.media, result, call.is_error, index, position)
             call_id = call.tool_call_id or tool_call_id_or_fallback(call, position)
             response: dict[str, Any] = {
                 # The sink names it after the call it answers, which the API requires.
                 "name": self.sink.call_name(call_id)
                 or self._function_name(call.function_name, position, index),
                 "id": call_id,
-                "response": {"error" if call.is_error else "output": text},
+                "response": answer,
             }
             if media:
                 response["parts"] = media
             parts.append({"function_response": response})
         if parts:  # results that are all None carry nothing: no content, nothing lost
             self.sink.add_responses(parts, index)
-
-    def _result_parts(
-        self, result: Sequence[Any], index: int, field: str
-    ) -> tuple[str, list[Part]]:
-        """The text and the media parts of a parts result (at ``field``)."""
-        texts: list[str] = []
-        media: list[Part] = []
-        for position, item in enumerate(result):
-            if isinstance(item, TextMessage):
-                check_text(item.content, index=index, field=f"{field}[{position}]")
-                texts.append(item.content)
-                continue
-            part = self.media.part(item, index, f"{field}[{position}].", RESULT_MEDIA_TYPES)
-            if part is not None:
-                media.append(part)
-        return "\n".join(texts), media
 
     def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
         """Self or no sender: the call content then the response content; another agent: the
@@ -362,12 +358,13 @@ class Converter:
         parts: list[Part] = []
         for position, call in enumerate(message.tool_call_result_message.tool_calls):
             field = f"tool_calls[{position}].result"
-            if isinstance(call.result, str):
-                part = self._text_part(call.result, index, field)
+            result = None if call.result is None else text_or_parts(call.result)
+            if isinstance(result, str):
+                part = self._text_part(result, index, field)
                 if part is not None:
                     parts.append(part)
-            elif call.result is not None:
-                text, media = self._result_parts(call.result, index, field)
+            elif result is not None:
+                text, media = result_parts(self.media, result, index, field)
                 part = self._text_part(text, index, field) if text else None
                 parts.extend([part, *media] if part is not None else media)
         if parts:

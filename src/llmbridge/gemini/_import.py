@@ -9,21 +9,14 @@ it. Pure functions over the request dicts; the input is not mutated.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from llmbridge import (
-    AudioMessage,
-    DocumentMessage,
-    ImageMessage,
     InvalidMessageError,
     Message,
     MessageEnvelope,
-    MultiModalMessage,
     Reasoning,
     Role,
     TextMessage,
@@ -31,151 +24,48 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
+from llmbridge.gemini._convert import TEXT_AFTER_CALLS
+from llmbridge.gemini._import_parts import (
+    ROLE_KINDS,
+    Part,
+    Unknown,
+    merged_model_contents,
+    part_problem,
+    result_parts,
+    snake_part,
+    user_content,
+)
 
 __all__ = ["from_gemini_contents"]
 
-# The keys of each part kind to_gemini writes; a part with any other key (video_metadata, a
-# server-side tool) has no neutral form and keeps its content as an envelope.
-_PART_KEYS: Final[Mapping[str, frozenset[str]]] = {
-    "text": frozenset({"text", "thought", "thought_signature"}),
-    "function_call": frozenset({"function_call", "thought_signature"}),
-    "function_response": frozenset({"function_response"}),
-    "inline_data": frozenset({"inline_data"}),
-    "file_data": frozenset({"file_data"}),
-}
-_ROLE_KINDS: Final[Mapping[str, frozenset[str]]] = {
-    "user": frozenset({"text", "function_response", "inline_data", "file_data"}),
-    "model": frozenset({"text", "function_call"}),
-}
-
-Part = Mapping[str, Any]
+_RESPONSE_FIELDS: Final = frozenset({"name", "id", "response", "parts"})
 
 
-@dataclass(frozen=True, slots=True)
-class _Unknown:
-    """Why one content has no neutral mapping (it becomes an envelope, or raises)."""
-
-    field: str
-    reason: str
+def _is_empty_text(part: Part) -> bool:
+    return part.get("text") == "" and not part.get("thought")
 
 
-def _kind(part: Any) -> str | None:
-    if not isinstance(part, Mapping):
-        return None
-    return next((kind for kind in _PART_KEYS if kind in part), None)
-
-
-def _part_problem(role: str, part: Any, position: int) -> _Unknown | None:
-    kind = _kind(part)
-    if kind is None or kind not in _ROLE_KINDS[role] or not _PART_KEYS[kind].issuperset(part):
-        return _Unknown(f"parts[{position}]", f"unknown {role} part {sorted(part or ())}")
-    if kind == "text" and not isinstance(part["text"], str):
-        return _Unknown(f"parts[{position}].text", "text must be a string")
-    if (part.get("thought") and role != "model") or part.get("thought") not in (None, True):
-        return _Unknown(f"parts[{position}].thought", "thought: true only on model text")
-    return None
-
-
-_DOCUMENT_TYPES: Final = frozenset({"application/pdf", "text/plain"})
-Media = ImageMessage | DocumentMessage | AudioMessage
-
-
-def _inline(blob: Any) -> Media | _Unknown:
-    if not (isinstance(blob, Mapping) and set(blob) == {"mime_type", "data"}):
-        return _Unknown("inline_data", "inline_data needs exactly mime_type and data")
-    mime, data = blob["mime_type"], blob["data"]
-    if not (isinstance(mime, str) and isinstance(data, str)):
-        return _Unknown("inline_data", "mime_type and data must be text")
-    if mime.startswith("image/"):
-        return ImageMessage(Role.USER, f"data:{mime};base64,{data}")
-    if mime in _DOCUMENT_TYPES:
-        return DocumentMessage(Role.USER, f"data:{mime};base64,{data}")
-    if mime.startswith("audio/"):
-        try:
-            raw = base64.b64decode(data.replace("-", "+").replace("_", "/"), validate=True)
-        except (binascii.Error, ValueError):
-            return _Unknown("inline_data", "data is not base64")
-        return AudioMessage(Role.USER, data=raw, media_type=mime)
-    return _Unknown("inline_data", f"no neutral form for inline {mime!r}")
-
-
-def _media(part: Part) -> Media | _Unknown:
-    """An ``inline_data`` or ``file_data`` part as an image, document or audio message."""
-    if "inline_data" in part:
-        return _inline(part["inline_data"])
-    file_data = part["file_data"]
-    if isinstance(file_data, Mapping) and set(file_data) <= {"file_uri", "mime_type"}:
-        uri, mime = file_data.get("file_uri"), file_data.get("mime_type")
-        if isinstance(uri, str) and (mime is None or str(mime).startswith("image/")):
-            return ImageMessage(Role.USER, uri, media_type=mime)
-        if isinstance(uri, str) and mime in _DOCUMENT_TYPES:
-            return DocumentMessage(Role.USER, uri, media_type=mime)
-    return _Unknown("file_data", "only image and document file_data have a neutral form")
-
-
-ResultPart = TextMessage | ImageMessage | DocumentMessage
-
-
-def _result(text: str, parts: Any) -> str | tuple[ResultPart, ...] | _Unknown:
-    """A response's result: its text, or text and media parts (``function_response.parts``)."""
-    if parts is None:
-        return text
-    if not isinstance(parts, list) or not parts:
-        return _Unknown("function_response.parts", "parts must be a non-empty list")
-    items: list[ResultPart] = [TextMessage(Role.TOOL, text)] if text else []
-    for part in parts:
-        kinds = set(part) if isinstance(part, Mapping) else set()
-        if len(kinds) != 1 or not kinds <= {"inline_data", "file_data"}:
-            return _Unknown("function_response.parts", "a part holds one inline_data or file_data")
-        media = _media(part)
-        if isinstance(media, _Unknown):
-            return media
-        if isinstance(media, AudioMessage):
-            return _Unknown("function_response.parts", "a tool result holds no audio")
-        items.append(media)
-    return tuple(items)
-
-
-def _user_content(parts: Sequence[Part]) -> Message | _Unknown:
-    items: list[TextMessage | Media] = []
-    for part in parts:
-        if "text" in part:
-            items.append(TextMessage(Role.USER, part["text"]))
-            continue
-        media = _media(part)
-        if isinstance(media, _Unknown):
-            return media
-        items.append(media)
-    return items[0] if len(items) == 1 else MultiModalMessage(Role.USER, items)
-
-
-def _merged_model_contents(contents: Sequence[Any]) -> list[tuple[Any, int]]:
-    """``contents`` with each run of consecutive ``model`` contents as one (new dict), each
-    with the index of its first content."""
-    out: list[tuple[Any, int]] = []
-    for index, content in enumerate(contents):
-        previous: Any = out[-1][0] if out else None
-        if (
-            _is_model(content)
-            and _is_model(previous)
-            and isinstance(content.get("parts"), list)
-            and isinstance(previous.get("parts"), list)
-        ):
-            merged = {"role": "model", "parts": [*previous["parts"], *content["parts"]]}
-            out[-1] = (merged, out[-1][1])
-        else:
-            out.append((content, index))
-    return out
-
-
-def _is_model(content: Any) -> bool:
-    return isinstance(content, Mapping) and content.get("role") == "model"
+def _answer(answer: Any, parts: Any) -> tuple[Any, bool] | Unknown:
+    """A ``function_response.response`` as ``(result, is_error)``: ``{"output": text}`` a text
+    (or, with media ``parts``, a parts) result, ``{"error": text}`` an error one, any other
+    object a structured result (API.md 19.3)."""
+    if not isinstance(answer, Mapping):
+        return Unknown("function_response.response", "response must be an object")
+    if len(answer) == 1:
+        ((key, text),) = answer.items()
+        if key in ("output", "error") and isinstance(text, str):
+            result = result_parts(text, parts)
+            return result if isinstance(result, Unknown) else (result, key == "error")
+    if parts is not None:
+        return Unknown("function_response.parts", "media parts come with {'output': text}")
+    return answer, False
 
 
 class _Importer:
-    """The state of one import: the output and the calls seen so far, by id."""
+    """The state of one import: the output, the calls seen so far by id, and the calls of the
+    latest call turn not answered yet (an answer without an id takes the first of its name)."""
 
-    __slots__ = ("agent_name", "calls", "out", "provider", "strict_mode")
+    __slots__ = ("agent_name", "calls", "open", "out", "provider", "strict_mode")
 
     def __init__(self, agent_name: str, strict_mode: bool, provider: str) -> None:
         self.agent_name = agent_name
@@ -183,80 +73,99 @@ class _Importer:
         self.provider = provider
         self.out: list[Message] = []
         self.calls: dict[str, ToolCall] = {}
+        self.open: list[ToolCall] = []
 
     def _signed(self, part: Part) -> dict[str, Any]:
         signature = part.get("thought_signature")
         return {} if signature is None else {self.provider: {"thought_signature": signature}}
 
-    def _results(self, parts: Sequence[Part]) -> ToolCallResultMessage | _Unknown:
+    def _answered(self, response: Mapping[Any, Any], open_calls: list[ToolCall]) -> ToolCall | None:
+        """The call ``response`` answers: by id, else (no id: Gemini 2.5 answers by name) the
+        first open call of its name; taken out of ``open_calls``."""
+        call_id, name = response.get("id"), response.get("name")
+        if call_id is None:
+            call = next((c for c in open_calls if c.function_name == name), None)
+        else:
+            call = self.calls.get(call_id) if isinstance(call_id, str) else None
+        if call is None or call.function_name != name:
+            return None
+        taken = next((i for i, item in enumerate(open_calls) if item is call), None)
+        if taken is not None:
+            del open_calls[taken]
+        return call
+
+    def _results(self, parts: Sequence[Part]) -> ToolCallResultMessage | Unknown:
         results: list[ToolCall] = []
+        open_calls = list(self.open)
         for part in parts:
             response = part["function_response"]
-            answer = response.get("response") if isinstance(response, Mapping) else None
-            if not isinstance(response, Mapping) or not set(response) <= {
-                "name",
-                "id",
-                "response",
-                "parts",
-            }:
-                return _Unknown("function_response", "unknown function_response fields")
-            call = self.calls.get(response.get("id"))  # type: ignore[arg-type]
-            if call is None or call.function_name != response.get("name"):
-                return _Unknown("function_response", "a response must answer an earlier call")
-            if not isinstance(answer, Mapping) or len(answer) != 1:
-                return _Unknown("function_response.response", "expected {'output'|'error': text}")
-            ((key, text),) = answer.items()
-            if key not in ("output", "error") or not isinstance(text, str):
-                return _Unknown("function_response.response", "expected {'output'|'error': text}")
-            result = _result(text, response.get("parts"))
-            if isinstance(result, _Unknown):
-                return result
-            results.append(
-                ToolCall(
+            if not isinstance(response, Mapping) or not _RESPONSE_FIELDS.issuperset(response):
+                return Unknown("function_response", "unknown function_response fields")
+            call = self._answered(response, open_calls)
+            if call is None:
+                return Unknown("function_response", "a response must answer an earlier call")
+            answer = _answer(response.get("response"), response.get("parts"))
+            if isinstance(answer, Unknown):
+                return answer
+            try:
+                result = ToolCall(
                     call.function_name,
                     call.function_arguments,
                     tool_call_id=call.tool_call_id,
-                    result=result,
-                    is_error=key == "error",
+                    result=answer[0],
+                    is_error=answer[1],
                 )
-            )
+            except InvalidMessageError as error:  # an object that is not JSON (a NaN)
+                return Unknown("function_response.response", error.reason)
+            results.append(result)
+        self.open = open_calls
         return ToolCallResultMessage(results)
 
-    def _user(self, parts: Sequence[Part]) -> list[Message] | _Unknown:
+    def _user(self, parts: Sequence[Part]) -> list[Message] | Unknown:
         # to_gemini puts function responses first in a user content.
         split = next((i for i, p in enumerate(parts) if "function_response" not in p), len(parts))
         if any("function_response" in p for p in parts[split:]):
-            return _Unknown("parts", "function responses after other parts")
+            return Unknown("parts", "function responses after other parts")
         out: list[Message] = []
-        for group, convert in ((parts[:split], self._results), (parts[split:], _user_content)):
+        for group, convert in ((parts[:split], self._results), (parts[split:], user_content)):
             if group:
                 message = convert(group)
-                if isinstance(message, _Unknown):
+                if isinstance(message, Unknown):
                     return message
                 out.append(message)
         return out
 
-    def _call(self, part: Part) -> ToolCall | _Unknown:
+    def _call(self, part: Part, position: int) -> ToolCall | Unknown:
+        """A ``function_call`` part; a call without an id gets ``f"{name}_{position}"``
+        (``position`` among the turn's calls), as ``from_gemini`` gives a reply's call."""
         call = part["function_call"]
-        if not isinstance(call, Mapping) or not set(call) <= {"name", "args", "id"}:
-            return _Unknown("function_call", "unknown function_call fields")
+        if not isinstance(call, Mapping) or not {"name", "args", "id"}.issuperset(call):
+            return Unknown("function_call", "unknown function_call fields")
         name, args, call_id = call.get("name"), call.get("args", {}), call.get("id")
-        if not isinstance(name, str) or not isinstance(args, Mapping):
-            return _Unknown("function_call", "a call needs a name and an args object")
+        if not (isinstance(name, str) and isinstance(args, Mapping)):
+            return Unknown("function_call", "a call needs a name and an args object")
+        if not isinstance(call_id, str | None):
+            return Unknown("function_call.id", "an id is text")
+        try:
+            arguments = json.dumps(args, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            return Unknown("function_call.args", "args must be a JSON object")
         tool_call = ToolCall(
             name,
-            json.dumps(args, ensure_ascii=False),
-            tool_call_id=call_id if isinstance(call_id, str) else None,
+            arguments,
+            tool_call_id=f"{name}_{position}" if call_id is None else call_id,
             provider_data=self._signed(part),
         )
-        if tool_call.tool_call_id is not None:
-            self.calls[tool_call.tool_call_id] = tool_call
+        self.calls[tool_call.tool_call_id or ""] = tool_call
+        self.open.append(tool_call)
         return tool_call
 
-    def _model(self, parts: Sequence[Part]) -> list[Message] | _Unknown:
-        """Segments of thought parts, at most one text part, then calls: one message each."""
+    def _model(self, parts: Sequence[Part]) -> list[Message] | Unknown:
+        """Segments of thought parts, at most one text part, then calls: one message each; an
+        empty text part that ends the turn after calls goes with them (``TEXT_AFTER_CALLS``)."""
         out: list[Message] = []
         position = 0
+        turn_calls = 0
         while position < len(parts):
             reasoning: list[Reasoning] = []
             while position < len(parts) and parts[position].get("thought"):
@@ -272,24 +181,17 @@ class _Importer:
                 position += 1
             calls: list[ToolCall] = []
             while position < len(parts) and "function_call" in parts[position]:
-                call = self._call(parts[position])
-                if isinstance(call, _Unknown):
+                if turn_calls == 0:
+                    self.open = []  # a new call turn: earlier calls are no longer answered
+                call = self._call(parts[position], turn_calls)
+                if isinstance(call, Unknown):
                     return call
                 calls.append(call)
                 position += 1
+                turn_calls += 1
             data = self._signed(text) if text is not None else {}
             content = text["text"] if text is not None else None
-            if calls:
-                out.append(
-                    ToolCallMessage(
-                        calls,
-                        self.agent_name,
-                        content=content,
-                        reasoning=reasoning,
-                        provider_data=data,
-                    )
-                )
-            else:
+            if not calls:
                 out.append(
                     TextMessage(
                         Role.ASSISTANT,
@@ -299,23 +201,37 @@ class _Importer:
                         provider_data=data,
                     )
                 )
+                continue
+            if position == len(parts) - 1 and _is_empty_text(parts[position]):
+                after = self._signed(parts[position]).get(self.provider, {})
+                data = {self.provider: {**data.get(self.provider, {}), TEXT_AFTER_CALLS: after}}
+                position += 1
+            out.append(
+                ToolCallMessage(
+                    calls, self.agent_name, content=content, reasoning=reasoning, provider_data=data
+                )
+            )
         return out
 
-    def _content(self, content: Any) -> list[Message] | _Unknown:
+    def _content(self, content: Any) -> list[Message] | Unknown:
         role = content.get("role") if isinstance(content, Mapping) else None
-        if not isinstance(role, str) or role not in _ROLE_KINDS:
-            return _Unknown("role", f"unknown role {role!r}")
-        if not set(content) <= {"role", "parts"}:
-            return _Unknown(
-                "role", f"unknown content fields {sorted(set(content) - {'role', 'parts'})}"
-            )
-        parts = content.get("parts")
-        if not isinstance(parts, list) or not parts:
-            return _Unknown("parts", "parts must be a non-empty list")
-        for position, part in enumerate(parts):
-            problem = _part_problem(role, part, position)
+        if not isinstance(role, str) or role not in ROLE_KINDS:
+            return Unknown("role", f"unknown role {role!r}")
+        if not {"role", "parts"}.issuperset(content):
+            unknown = sorted(map(str, set(content) - {"role", "parts"}))
+            return Unknown("role", f"unknown content fields {unknown}")
+        raw_parts = content.get("parts")
+        if not isinstance(raw_parts, list) or not raw_parts:
+            return Unknown("parts", "parts must be a non-empty list")
+        parts: list[Part] = []
+        for position, raw in enumerate(raw_parts):
+            part = snake_part(raw, f"parts[{position}]")
+            if isinstance(part, Unknown):
+                return part
+            problem = part_problem(role, part, position)
             if problem is not None:
                 return problem
+            parts.append(part)
         return self._user(parts) if role == "user" else self._model(parts)
 
     def add(self, content: Any, index: int) -> None:
@@ -323,7 +239,7 @@ class _Importer:
             messages = self._content(content)
         except InvalidMessageError as error:  # a bad image: the same error, naming the index
             raise error.at(index) from error
-        if not isinstance(messages, _Unknown):
+        if not isinstance(messages, Unknown):
             self.out.extend(messages)
         elif self.strict_mode:
             raise InvalidMessageError(
@@ -341,6 +257,8 @@ class _Importer:
             parts = system.get("parts") or ()
         else:
             parts = system
+        if not isinstance(parts, list | tuple):
+            parts = [parts]  # not a list of parts: one part that is not text
         for position, part in enumerate(parts):
             if (
                 isinstance(part, Mapping)
@@ -373,19 +291,26 @@ def from_gemini_contents(
     are merged, then each model content becomes messages ``from_=agent_name``: thought parts
     ``Reasoning(provider=provider)`` with their signature, a text part (its signature in
     ``provider_data[provider]``) followed by ``function_call`` parts is one ``ToolCallMessage``
-    (arguments as JSON text, ids kept, each call's signature in its ``provider_data``). User
-    ``function_response`` parts become a ``ToolCallResultMessage`` with the names and
-    arguments of the calls they answer (``output`` a result, ``error`` an ``is_error`` one);
-    other user parts a ``TextMessage``, an ``ImageMessage`` (inline bytes, or a ``file_data``
-    URI) or a ``MultiModalMessage``. A content that cannot be mapped (an unknown part or key, a
-    response answering no earlier call by id and name, media other than images) becomes
-    ``MessageEnvelope(content)``; with ``strict_mode`` it raises ``InvalidMessageError`` naming
-    its index (``None`` and field ``system_instruction[i]`` for a system part). The input is not
-    mutated.
+    (arguments as JSON text, ids kept, a call without an id given ``f"{name}_{i}"``, ``i`` its
+    position among the turn's calls, as ``from_gemini`` does; each call's signature in its
+    ``provider_data``); an empty text part that ends a turn after its calls is kept in the
+    message's ``provider_data[provider]["text_after_calls"]``, so ``to_gemini`` sends it back.
+    User ``function_response`` parts become a ``ToolCallResultMessage`` with the names and
+    arguments of the calls they answer (by id; a response without an id answers the first
+    unanswered call of its name in the latest call turn): ``{"output": text}`` a text result,
+    ``{"error": text}`` an ``is_error`` one, any other object a structured result. Other user
+    parts become a ``TextMessage``, an ``ImageMessage`` / ``DocumentMessage`` / ``AudioMessage``
+    (inline bytes in either base64 alphabet, or a ``file_data`` URI) or a
+    ``MultiModalMessage``. camelCase field names (``functionCall``, ``inlineData``,
+    ``thoughtSignature``, ``mimeType``...) read as the snake_case ones. A content that cannot
+    be mapped (a malformed or unknown part or key, a response answering no earlier call, media
+    the neutral model refuses) becomes ``MessageEnvelope(content)``; with ``strict_mode`` it
+    raises ``InvalidMessageError`` naming its index (``None`` and field
+    ``system_instruction[i]`` for a system part). The input is not mutated.
     """
     importer = _Importer(agent_name, strict_mode, provider)
     if system_instruction is not None:
         importer.add_system(system_instruction)
-    for content, index in _merged_model_contents(contents):
+    for content, index in merged_model_contents(contents):
         importer.add(content, index)
     return importer.out

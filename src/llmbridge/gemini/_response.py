@@ -24,6 +24,7 @@ from llmbridge import (
     Usage,
 )
 from llmbridge.gemini._errors import PROVIDER
+from llmbridge.gemini._partial_args import PartialCall, is_piece
 from llmbridge.kit import NoteRecorder, ReplyParts, build_reply, log_notes
 
 __all__ = [
@@ -104,7 +105,7 @@ class PartJoiner:
     is read once. ``parts()`` is what has been joined so far; it never changes a part given.
     """
 
-    __slots__ = ("_joined", "_open", "_pieces")
+    __slots__ = ("_call", "_joined", "_open", "_pieces")
 
     def __init__(self) -> None:
         self._joined: list[types.Part] = []
@@ -112,9 +113,44 @@ class PartJoiner:
         # Whether the last part is thought text (True) or text (False) that a later text piece
         # of the same kind continues; None when none may (a call, a signed part, no part).
         self._open: bool | None = None
+        self._call: PartialCall | None = None  # a call streamed in pieces, not ended yet
 
-    def add(self, part: types.Part, text: str | None, call: object, thought: bool | None) -> None:
-        """Take ``part``, whose ``text``, ``function_call`` and ``thought`` are given."""
+    def add(
+        self,
+        part: types.Part,
+        text: str | None,
+        call: types.FunctionCall | None,
+        thought: bool | None,
+    ) -> types.FunctionCall | None:
+        """Take ``part``, whose ``text``, ``function_call`` and ``thought`` are given; return
+        the call it completes (a whole call, or the last piece of one), if any.
+
+        Raises ``ProviderResponseError`` for a malformed call piece (``_partial_args``) and
+        for another part inside a call's pieces."""
+        if self._call is not None or (call is not None and is_piece(call)):
+            return self._add_piece(part, call)
+        self._add(part, text, call, thought)
+        return call
+
+    def _add_piece(
+        self, part: types.Part, call: types.FunctionCall | None
+    ) -> types.FunctionCall | None:
+        if call is None:
+            raise ProviderResponseError(
+                "a streamed Gemini function call is malformed: another part came between its pieces"
+            )
+        if self._call is None:
+            self._call = PartialCall(part, call)
+        else:
+            self._call.add(call)
+        if self._call.open:
+            return None
+        whole = self._call.whole()
+        self._call = None
+        self._add(whole, None, whole.function_call, None)
+        return whole.function_call
+
+    def _add(self, part: types.Part, text: str | None, call: object, thought: bool | None) -> None:
         signature = None
         is_text = text is not None and call is None
         if is_text:
@@ -133,8 +169,16 @@ class PartJoiner:
         self._joined.append(part)
         self._open = bool(thought) if is_text and signature is None else None
 
-    def parts(self) -> list[types.Part]:
-        """The parts so far, text pieces of one part joined (a new list each time)."""
+    def parts(self, *, complete: bool = True) -> list[types.Part]:
+        """The parts so far, text pieces of one part joined (a new list each time).
+
+        A call whose pieces have not ended is left out; with ``complete`` (the whole reply is
+        in) it raises ``ProviderResponseError`` instead."""
+        if complete and self._call is not None:
+            raise ProviderResponseError(
+                f"a streamed Gemini function call ({self._call.name!r}) is malformed: the reply "
+                "ended before its last piece"
+            )
         joined = list(self._joined)
         if len(self._pieces) > 1:
             joined[-1] = _with_text(joined[-1], self._pieces)

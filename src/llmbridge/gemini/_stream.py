@@ -120,8 +120,8 @@ class GeminiStreamAggregator:
 
     def _update(self, part: types.Part) -> Message | None:
         # Each field of the part is read once, here (the joiner gets what was read).
-        call, text, thought = part.function_call, part.text, part.thought
-        self._parts.add(part, text, call, thought)
+        piece, text, thought = part.function_call, part.text, part.thought
+        call = self._parts.add(part, text, piece, thought)  # a call streamed in pieces: at its end
         if call is not None:
             index = self._calls
             self._calls += 1
@@ -132,7 +132,7 @@ class GeminiStreamAggregator:
                 index=index,
                 tool_call_id=fallback_call_id(call, index),
             )
-        if not text:
+        if not text or piece is not None:
             return None
         if thought:
             return ReasoningMessageUpdate(text, self.agent_name)
@@ -141,13 +141,15 @@ class GeminiStreamAggregator:
     def joined(self, *, every_candidate: bool = True) -> types.GenerateContentResponse:
         """The chunks so far as one response (``finish``'s ``raw``).
 
-        With ``every_candidate``, each further candidate index seen adds an empty candidate, so
-        the conversion refuses the reply as the non-streaming one would be refused.
+        With ``every_candidate`` (the whole reply), each further candidate index seen adds an
+        empty candidate, so the conversion refuses the reply as the non-streaming one would be
+        refused, and a call whose pieces did not end raises ``ProviderResponseError``; without
+        it (``partial``), such a call is left out.
         """
         candidates: list[types.Candidate] = []
         first = self._first
         if first is not None:
-            content = types.Content(role="model", parts=self._parts.parts())
+            content = types.Content(role="model", parts=self._parts.parts(complete=every_candidate))
             candidates.append(
                 types.Candidate(content=content, finish_reason=self._finish_reason, index=first)
             )

@@ -28,7 +28,15 @@ from llmbridge._errors import (
     retry_after_seconds,
 )
 from llmbridge._functions import combine_functions
-from llmbridge._messages import MediaPart, ToolResult, ToolResultPart, result_text, split_result
+from llmbridge._messages import (
+    MediaPart,
+    ToolResult,
+    ToolResultPart,
+    result_text,
+    split_result,
+    structured_text,
+    text_or_parts,
+)
 from llmbridge._output import OutputSchema, output_json_schema, output_schema_name
 from llmbridge.kit._agent import raise_mapped, reply_settings, split_system_envelopes
 from llmbridge.kit._checks import (
@@ -156,6 +164,8 @@ __all__ = [
     "split_result",
     "split_system_envelopes",
     "strict_json_schema",
+    "structured_text",
+    "text_or_parts",
     "tool_call_id_or_fallback",
     "unsupported_envelope",
     "unsupported_media_url",

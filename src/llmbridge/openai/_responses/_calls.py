@@ -16,6 +16,7 @@ from llmbridge.kit import (
     NAME_PATTERN,
     check_text,
     sanitize_identifier,
+    text_or_parts,
     tool_call_id_or_fallback,
 )
 from llmbridge.openai._responses._items import PROVIDER, ItemIds, own_data
@@ -99,6 +100,7 @@ class CallBuilder(PartBuilder):
             if not call_id.isascii():
                 check_text(call_id, index=index, field=f"tool_calls[{position}].tool_call_id")
             output: str | list[dict[str, Any]]
+            result = text_or_parts(result)  # a structured result: its JSON text
             if isinstance(result, str):
                 if not result.isascii():
                     check_text(result, index=index, field=f"tool_calls[{position}].result")

@@ -31,6 +31,7 @@ from llmbridge.kit import (
     NoteRecorder,
     apply_name_policy,
     check_text,
+    text_or_parts,
 )
 from llmbridge.openai._responses._calls import CallBuilder
 from llmbridge.openai._responses._items import (
@@ -316,9 +317,9 @@ class Converter(CallBuilder):
             return
         sent = False
         for position, call in enumerate(message.tool_call_result_message.tool_calls):
-            result = call.result
-            if result is None:
+            if call.result is None:
                 continue
+            result = text_or_parts(call.result)  # a structured result: its JSON text
             field = f"tool_calls[{position}].result"
             if not isinstance(result, str):
                 parts = self._output_parts(result, index, field, detail=False)
