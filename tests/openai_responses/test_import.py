@@ -270,3 +270,15 @@ def test_round_trip_of_every_produced_input(conversation: list[Message], name_po
     assert payload == before
     assert to_openai_responses(imported, agent_name=AGENT).input == payload
     assert from_openai_responses_input(payload, agent_name=AGENT, strict_mode=True) == imported
+
+
+@pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
+def test_a_bare_string_input_is_one_user_message(strict_mode: bool) -> None:
+    # The API documents `input` as text or a list of items; iterating the text made one
+    # envelope per character (issue 26, defect 10).
+    messages = from_openai_responses_input("Say hi", agent_name=AGENT, strict_mode=strict_mode)
+
+    assert messages == [TextMessage(Role.USER, "Say hi")]
+    assert to_openai_responses(messages, agent_name=AGENT).input == [
+        {"role": "user", "content": "Say hi"}
+    ]

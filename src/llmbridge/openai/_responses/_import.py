@@ -372,9 +372,12 @@ class _Importer:
 
 
 def from_openai_responses_input(
-    items: Sequence[Any], *, agent_name: str, strict_mode: bool = False
+    items: str | Sequence[Any], *, agent_name: str, strict_mode: bool = False
 ) -> list[Message]:
     """Neutral messages for the ``input`` items of an OpenAI Responses request.
+
+    A bare string (the API's shorthand ``input``) is one user message: ``[TextMessage(Role.USER,
+    text)]``.
 
     System and user message items become ``TextMessage`` / ``ImageMessage`` /
     ``MultiModalMessage``; a run of reasoning, assistant message and ``function_call`` items
@@ -389,6 +392,8 @@ def from_openai_responses_input(
     its index. ``to_openai_responses(from_openai_responses_input(p), agent_name=...).input ==
     p`` for every input ``to_openai_responses`` produces. The input is not mutated.
     """
+    if isinstance(items, str):  # iterating a string would make one envelope per character
+        items = [{"role": "user", "content": items}]
     importer = _Importer(agent_name, strict_mode)
     for index, item in enumerate(items):
         importer.add(item, index)
