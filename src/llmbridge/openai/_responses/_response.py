@@ -71,6 +71,21 @@ def usage_from_responses(usage: ResponseUsage | None) -> Usage | None:
     )
 
 
+def _text(value: Any, where: str) -> str:
+    """``value``, which must be text: a null or other value in a 200 body is the provider's
+    mistake, reported as one (not a ``TypeError`` from joining it)."""
+    if not isinstance(value, str):
+        found = "null" if value is None else f"of type {type(value).__name__}"
+        raise ProviderResponseError(f"the OpenAI response's {where} is {found}, not text")
+    return value
+
+
+def _present(value: Any, where: str) -> Any:
+    if value is None:
+        raise ProviderResponseError(f"the OpenAI response's {where} is null")
+    return value
+
+
 class _Items:
     """What the output items of one response hold, gathered in order."""
 
@@ -83,13 +98,15 @@ class _Items:
         self.calls: list[ToolCall] = []
         self.messages: list[dict[str, Any]] = []
 
-    def message(self, item: ResponseOutputMessage) -> None:
+    def message(self, item: ResponseOutputMessage, where: str) -> None:
         texts: list[str] = []
-        for part in item.content or ():
+        for position, part in enumerate(item.content or ()):
+            at = f"{where}.content[{position}]"
+            _present(part, at)
             if part.type == "output_text":
-                texts.append(part.text)
+                texts.append(_text(part.text, f"{at}.text"))
             elif part.type == "refusal":
-                self.refusals.append(part.refusal)
+                self.refusals.append(_text(part.refusal, f"{at}.refusal"))
         text = "".join(texts)
         self.texts.append(text)
         entry: dict[str, Any] = {"id": item.id}
@@ -104,11 +121,17 @@ class _Items:
             ToolCall(item.name, item.arguments, tool_call_id=item.call_id, provider_data=state)
         )
 
-    def reasoning_item(self, item: ResponseReasoningItem, following: Any) -> None:
-        summary = [part.text for part in item.summary or ()]
+    def reasoning_item(self, item: ResponseReasoningItem, following: Any, where: str) -> None:
+        summary = [
+            _text(_present(part, f"{where}.summary[{i}]").text, f"{where}.summary[{i}].text")
+            for i, part in enumerate(item.summary or ())
+        ]
         # Open-weight models behind Responses-compatible servers send raw reasoning_text
         # parts and no summary.
-        text = "\n".join(summary) or "\n".join(part.text for part in item.content or ())
+        text = "\n".join(summary) or "\n".join(
+            _text(_present(part, f"{where}.content[{i}]").text, f"{where}.content[{i}].text")
+            for i, part in enumerate(item.content or ())
+        )
         state: dict[str, Any] = {"id": item.id, "summary": summary}
         before = getattr(following, "id", None)
         if isinstance(before, str):
@@ -136,14 +159,17 @@ def _gather(items: Sequence[Any], recorder: NoteRecorder) -> _Items:
     for position, item in enumerate(items):
         # Dispatch on the type tag: the SDK builds bodies without validation, so an item of a
         # type it has no model for arrives as some other class.
-        match item.type:
+        where = f"output[{position}]"
+        match _present(item, where).type:
             case "message":
-                found.message(item)
+                found.message(item, where)
             case "function_call":
+                _text(item.name, f"{where}.name")
+                _text(item.arguments, f"{where}.arguments")
                 found.function_call(item)
             case "reasoning":
                 following = items[position + 1] if position + 1 < len(items) else None
-                found.reasoning_item(item, following)
+                found.reasoning_item(item, following, where)
             case other:
                 recorder.record(
                     None,
