@@ -142,6 +142,9 @@ def _problem(item: Any) -> _Unknown | None:
     if not isinstance(item, Mapping):
         return _Unknown("type", "an input item must be a dict")
     kind, role = item.get("type"), item.get("role")
+    for key, value in (("type", kind), ("role", role)):
+        if value is not None and not isinstance(value, str):
+            return _Unknown(key, f"{key} must be a string, got {type(value).__name__}")
     if role == "assistant":
         if isinstance(item.get("content"), str):
             return _extra_key(item, _PLAIN_ASSISTANT, "assistant message") or _not_text(
@@ -347,6 +350,14 @@ class _Importer:
             self._flush_reasoning()
             self._unknown(item, index, unknown)
             return
+        try:
+            self._read(item, index)
+        except InvalidMessageError as error:  # a value a neutral message refuses (a bad image)
+            if self.strict_mode:
+                raise error.at(index) from error
+            self.out.append(MessageEnvelope(item))
+
+    def _read(self, item: Mapping[str, Any], index: int) -> None:
         kind = item.get("type")
         if kind == "reasoning":
             self.pending.append((index, item))
@@ -361,10 +372,7 @@ class _Importer:
             elif isinstance(item["content"], str):
                 self.out.append(TextMessage(_TEXT_ROLES[item["role"]], item["content"]))
             else:
-                try:
-                    self.out.append(_user_parts(item["content"]))
-                except InvalidMessageError as error:  # a bad image: the same error, here
-                    raise error.at(index) from error
+                self.out.append(_user_parts(item["content"]))
 
     def finish(self) -> list[Message]:
         self._flush_reasoning()
