@@ -169,7 +169,7 @@ UNKNOWN: list[tuple[str, Any, str]] = [
     ("a developer message", {"role": "developer", "content": "D"}, "type"),
     ("an item reference", {"type": "item_reference", "id": "msg_1"}, "type"),
     ("an output answering no call", OUT, "call_id"),
-    ("a call with a status", {**FC, "status": "completed"}, "status"),
+    ("a call with a key llmbridge never reads", {**FC, "color": "red"}, "color"),
     (
         "an output message of two parts",
         {**msg("msg_1", "A"), "content": [msg("m", "A")["content"][0]] * 2},

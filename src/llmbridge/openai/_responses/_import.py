@@ -15,12 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from llmbridge import (
-    DocumentMessage,
-    ImageMessage,
     InvalidMessageError,
     Message,
     MessageEnvelope,
-    MultiModalMessage,
     Reasoning,
     Role,
     TextMessage,
@@ -28,7 +25,9 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
+from llmbridge.openai._responses._input_parts import part_message, user_parts
 from llmbridge.openai._responses._items import PROVIDER
+from llmbridge.openai._responses._replayed import replayed_form
 
 __all__ = ["from_openai_responses_input"]
 
@@ -178,24 +177,6 @@ def _problem(item: Any) -> _Unknown | None:
     return _user_problem(content)
 
 
-def _part(part: Mapping[str, Any]) -> TextMessage | ImageMessage | DocumentMessage:
-    kind = part["type"]
-    if kind == "input_text":
-        return TextMessage(Role.USER, part["text"])
-    if kind == "input_image":
-        return ImageMessage(Role.USER, part["image_url"], detail=part.get("detail"))
-    if "file_url" in part:
-        return DocumentMessage(Role.USER, part["file_url"])
-    return DocumentMessage(Role.USER, part["file_data"], filename=part["filename"])
-
-
-def _user_parts(parts: Sequence[Any]) -> Message:
-    items = [_part(part) for part in parts]
-    if len(items) == 1 and isinstance(items[0], ImageMessage | DocumentMessage):
-        return items[0]
-    return MultiModalMessage(Role.USER, items)
-
-
 @dataclass(slots=True)
 class _Turn:
     """The assistant-side items of one neutral turn, as they are read."""
@@ -316,7 +297,7 @@ class _Importer:
             self._unknown(item, index, unknown)
             return
         output = item["output"]
-        parts = output if isinstance(output, str) else tuple(_part(part) for part in output)
+        parts = output if isinstance(output, str) else tuple(part_message(part) for part in output)
         result = ToolCall(
             call.function_name, call.function_arguments, tool_call_id=call_id, result=parts
         )
@@ -344,14 +325,15 @@ class _Importer:
             self._unknown(item, index, _Unknown("type", "a reasoning item needs a following item"))
 
     def add(self, item: Any, index: int) -> None:
-        """Read input item ``index``."""
-        unknown = _problem(item)
+        """Read input item ``index`` (an SDK dump of an output item as its minimal form)."""
+        readable = replayed_form(item)
+        unknown = _problem(readable)
         if unknown is not None:
             self._flush_reasoning()
             self._unknown(item, index, unknown)
             return
         try:
-            self._read(item, index)
+            self._read(readable, index)
         except InvalidMessageError as error:  # a value a neutral message refuses (a bad image)
             if self.strict_mode:
                 raise error.at(index) from error
@@ -372,7 +354,7 @@ class _Importer:
             elif isinstance(item["content"], str):
                 self.out.append(TextMessage(_TEXT_ROLES[item["role"]], item["content"]))
             else:
-                self.out.append(_user_parts(item["content"]))
+                self.out.append(user_parts(item["content"]))
 
     def finish(self) -> list[Message]:
         self._flush_reasoning()

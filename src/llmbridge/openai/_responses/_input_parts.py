@@ -1,0 +1,28 @@
+"""Responses input parts (``input_text``, ``input_image``, ``input_file``) as neutral messages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from llmbridge import DocumentMessage, ImageMessage, Message, MultiModalMessage, Role, TextMessage
+
+__all__ = ["part_message", "user_parts"]
+
+
+def part_message(part: Mapping[str, Any]) -> TextMessage | ImageMessage | DocumentMessage:
+    kind = part["type"]
+    if kind == "input_text":
+        return TextMessage(Role.USER, part["text"])
+    if kind == "input_image":
+        return ImageMessage(Role.USER, part["image_url"], detail=part.get("detail"))
+    if "file_url" in part:
+        return DocumentMessage(Role.USER, part["file_url"])
+    return DocumentMessage(Role.USER, part["file_data"], filename=part["filename"])
+
+
+def user_parts(parts: Sequence[Any]) -> Message:
+    items = [part_message(part) for part in parts]
+    if len(items) == 1 and isinstance(items[0], ImageMessage | DocumentMessage):
+        return items[0]
+    return MultiModalMessage(Role.USER, items)
