@@ -8,7 +8,7 @@ result message into ``function_call_output`` items.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from llmbridge import ToolCall, ToolCallResultMessage
@@ -19,7 +19,7 @@ from llmbridge.kit import (
     text_or_parts,
     tool_call_id_or_fallback,
 )
-from llmbridge.openai._responses._items import PROVIDER, ItemIds, own_data
+from llmbridge.openai._responses._items import CALL_CONTEXT, PROVIDER, ItemIds, own_data
 from llmbridge.openai._responses._parts import PartBuilder
 
 __all__ = ["CallBuilder"]
@@ -53,8 +53,16 @@ class CallBuilder(PartBuilder):
                     field=f"tool_calls[{position}].function_arguments",
                 )
             item_id = None
+            context: dict[str, Any] = {}
             if call.provider_data.get(PROVIDER) is not None:
-                item_id = self.ids.take(own_data(call.provider_data), "fc_", index)
+                data = own_data(call.provider_data)
+                item_id = self.ids.take(data, "fc_", index)
+                # A caller is one flat object ({"type", "caller_id"}): its frozen form as a dict.
+                context = {
+                    key: dict(data[key]) if isinstance(data[key], Mapping) else data[key]
+                    for key in CALL_CONTEXT
+                    if key in data
+                }
             name = call.function_name
             if name not in names:
                 name = self._function_name(name, index, position)
@@ -63,6 +71,7 @@ class CallBuilder(PartBuilder):
                 "call_id": call_id,
                 "name": name,
                 "arguments": call.function_arguments,
+                **context,
             }
             if item_id is not None:
                 self.ids.sent.add(item_id)

@@ -25,8 +25,8 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge.openai._responses._input_parts import part_message, user_parts
-from llmbridge.openai._responses._items import PROVIDER
+from llmbridge.openai._responses._input_parts import part_message, reasoning_of, user_parts
+from llmbridge.openai._responses._items import CALL_CONTEXT, PROVIDER
 from llmbridge.openai._responses._replayed import replayed_form
 
 __all__ = ["from_openai_responses_input"]
@@ -35,7 +35,7 @@ _TEXT_ROLES: Final = {"system": Role.SYSTEM, "user": Role.USER}
 # The keys of each item form to_openai_responses writes (anything else is kept as it is).
 _PLAIN_ASSISTANT: Final = frozenset({"role", "content", "phase"})
 _OUTPUT_MESSAGE: Final = frozenset({"type", "role", "id", "status", "content", "phase"})
-_FUNCTION_CALL: Final = frozenset({"type", "id", "call_id", "name", "arguments"})
+_FUNCTION_CALL: Final = frozenset({"type", "id", "call_id", "name", "arguments", *CALL_CONTEXT})
 _OUTPUT: Final = frozenset({"type", "call_id", "output"})
 _REASONING: Final = frozenset({"type", "id", "summary", "encrypted_content"})
 
@@ -136,6 +136,17 @@ def _reasoning_problem(item: Mapping[str, Any]) -> _Unknown | None:
     return _not_text(item, "id", optional=("encrypted_content",))
 
 
+def _call_context_problem(item: Mapping[str, Any]) -> _Unknown | None:
+    caller = item.get("caller")
+    if caller is not None and not (
+        isinstance(caller, Mapping) and all(isinstance(value, str) for value in caller.values())
+    ):
+        return _Unknown("caller", "a caller is an object of text fields")
+    if "async" in item and not isinstance(item["async"], bool):
+        return _Unknown("async", "async must be true or false")
+    return None
+
+
 def _problem(item: Any) -> _Unknown | None:
     """Why ``item`` is not in a form ``to_openai_responses`` writes, or ``None``."""
     if not isinstance(item, Mapping):
@@ -153,8 +164,10 @@ def _problem(item: Any) -> _Unknown | None:
     if kind == "reasoning":
         return _extra_key(item, _REASONING, "reasoning item") or _reasoning_problem(item)
     if kind == "function_call":
-        return _extra_key(item, _FUNCTION_CALL, "function_call item") or _not_text(
-            item, "call_id", "name", "arguments", optional=("id",)
+        return (
+            _extra_key(item, _FUNCTION_CALL, "function_call item")
+            or _not_text(item, "call_id", "name", "arguments", optional=("id", "namespace"))
+            or _call_context_problem(item)
         )
     if kind == "function_call_output":
         output = item.get("output")
@@ -192,19 +205,6 @@ class _Turn:
         if self.calls:
             return False
         return not self.texts or (has_id and all("id" in data for _, data in self.texts))
-
-
-def _reasoning(item: Mapping[str, Any], before: str | None) -> Reasoning:
-    texts = [part["text"] for part in item["summary"]]
-    data: dict[str, Any] = {"id": item["id"], "summary": texts}
-    if before is not None:
-        data["before"] = before
-    return Reasoning(
-        "\n".join(texts),
-        signature=item.get("encrypted_content"),
-        provider=PROVIDER,
-        provider_data={PROVIDER: data},
-    )
 
 
 def _assistant_text(item: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -269,7 +269,7 @@ class _Importer:
         )
 
     def _take_pending(self, before: str | None) -> None:
-        self.turn.reasoning.extend(_reasoning(item, before) for _, item in self.pending)
+        self.turn.reasoning.extend(reasoning_of(item, before) for _, item in self.pending)
         self.pending.clear()
 
     def _assistant(self, item: Mapping[str, Any]) -> None:
@@ -283,7 +283,8 @@ class _Importer:
     def _call(self, item: Mapping[str, Any]) -> None:
         call_id = item["call_id"]
         item_id = item.get("id")
-        data = {PROVIDER: {"id": item_id}} if item_id is not None else {}
+        entry = {key: item[key] for key in ("id", *CALL_CONTEXT) if key in item}
+        data = {PROVIDER: entry} if entry else {}
         call = ToolCall(item["name"], item["arguments"], tool_call_id=call_id, provider_data=data)
         self._take_pending(item_id)
         self.turn.calls.append(call)

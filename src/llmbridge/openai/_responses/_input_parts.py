@@ -1,13 +1,23 @@
-"""Responses input parts (``input_text``, ``input_image``, ``input_file``) as neutral messages."""
+"""Responses input parts (``input_text``, ``input_image``, ``input_file``) and reasoning items as
+neutral messages and ``Reasoning``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from llmbridge import DocumentMessage, ImageMessage, Message, MultiModalMessage, Role, TextMessage
+from llmbridge import (
+    DocumentMessage,
+    ImageMessage,
+    Message,
+    MultiModalMessage,
+    Reasoning,
+    Role,
+    TextMessage,
+)
+from llmbridge.openai._responses._items import PROVIDER
 
-__all__ = ["part_message", "user_parts"]
+__all__ = ["part_message", "reasoning_of", "user_parts"]
 
 
 def part_message(part: Mapping[str, Any]) -> TextMessage | ImageMessage | DocumentMessage:
@@ -26,3 +36,16 @@ def user_parts(parts: Sequence[Any]) -> Message:
     if len(items) == 1 and isinstance(items[0], ImageMessage | DocumentMessage):
         return items[0]
     return MultiModalMessage(Role.USER, items)
+
+
+def reasoning_of(item: Mapping[str, Any], before: str | None) -> Reasoning:
+    texts = [part["text"] for part in item["summary"]]
+    data: dict[str, Any] = {"id": item["id"], "summary": texts}
+    if before is not None:
+        data["before"] = before
+    return Reasoning(
+        "\n".join(texts),
+        signature=item.get("encrypted_content"),
+        provider=PROVIDER,
+        provider_data={PROVIDER: data},
+    )

@@ -19,6 +19,7 @@ from llmbridge.kit import NoteRecorder
 from llmbridge.openai._errors import RESPONSES_PROVIDER
 
 __all__ = [
+    "CALL_CONTEXT",
     "PROVIDER",
     "Entry",
     "ItemIds",
@@ -30,6 +31,11 @@ __all__ = [
 
 PROVIDER: Final = RESPONSES_PROVIDER
 """The provider tag of the Responses wing (``provider_data`` key, ``Reasoning.provider``)."""
+
+CALL_CONTEXT: Final = ("namespace", "caller", "async")
+"""The keys of a ``function_call`` item that say where its function lives and who called it:
+kept verbatim in the call's ``provider_data`` and sent back with it (the API answers a call
+replayed without its ``namespace`` with 400 "Missing namespace for function_call")."""
 
 _ITEM_ID: Final = re.compile(r"[A-Za-z0-9_-]+")
 _NO_DATA: Final[Mapping[str, Any]] = {}

@@ -24,6 +24,7 @@ from openai.types.responses import (
     ResponseReasoningItem,
     ResponseUsage,
 )
+from pydantic import BaseModel
 
 from llmbridge import (
     Message,
@@ -116,7 +117,17 @@ class _Items:
         self.messages.append(entry)
 
     def function_call(self, item: ResponseFunctionToolCall) -> None:
-        state = {RESPONSES_PROVIDER: {"id": item.id}} if isinstance(item.id, str) else {}
+        entry: dict[str, Any] = {"id": item.id} if isinstance(item.id, str) else {}
+        for key, value in (
+            ("namespace", item.namespace),
+            ("caller", item.caller),
+            ("async", item.async_),
+        ):
+            if value is not None:
+                entry[key] = (
+                    value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+                )
+        state = {RESPONSES_PROVIDER: entry} if entry else {}
         self.calls.append(
             ToolCall(item.name, item.arguments, tool_call_id=item.call_id, provider_data=state)
         )
