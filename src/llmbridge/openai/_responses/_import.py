@@ -88,7 +88,8 @@ def _media_problem(part: Mapping[str, Any], *, in_output: bool) -> bool:
     if kind != "input_file":
         return True
     if in_output:
-        if part.get("detail") != "auto":
+        # llmbridge writes "detail": "auto" on files in tool outputs; other clients omit it.
+        if part.get("detail", "auto") != "auto":
             return True
         keys.discard("detail")
     return keys not in _FILE_FORMS or not all(
