@@ -228,8 +228,11 @@ UNKNOWN: list[tuple[str, dict[str, Any], str]] = [
         "input_audio",
     ),
     (
-        "file-part-by-id",
-        {"role": "user", "content": [{"type": "file", "file": {"file_id": "file-1"}}]},
+        "file-part-by-id-and-data",
+        {
+            "role": "user",
+            "content": [{"type": "file", "file": {"file_id": "file-1", "file_data": "x"}}],
+        },
         "file",
     ),
     ("unknown-role", {"role": "critic", "content": "x"}, "role"),

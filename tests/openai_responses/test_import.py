@@ -176,8 +176,11 @@ UNKNOWN: list[tuple[str, Any, str]] = [
         "content",
     ),
     (
-        "a user file part by file id",
-        {"role": "user", "content": [{"type": "input_file", "file_id": "file_1"}]},
+        "a user file part by file id and url",
+        {
+            "role": "user",
+            "content": [{"type": "input_file", "file_id": "file_1", "file_url": "https://a.b/c"}],
+        },
         "content[0]",
     ),
     ("reasoning with no item after it", RS, "type"),

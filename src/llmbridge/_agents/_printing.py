@@ -44,6 +44,8 @@ def _body(message: Message) -> str:
             return content
         case ImageMessage(url=url) if url is not None:
             return f"<image {url}>"
+        case ImageMessage(file_id=file_id, file_provider=provider) if file_id is not None:
+            return f"<image {provider} file {file_id}>"
         case ImageMessage(media_type=media_type, data=data):
             return f"<image {media_type}, {len(data or b'')} bytes>"
         case MultiModalMessage(content=items):

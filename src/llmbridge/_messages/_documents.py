@@ -9,6 +9,7 @@ from typing import Final
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages._media import (
     PDF_MAGIC,
+    FileField,
     MediaBytes,
     media_source,
     set_media_fields,
@@ -27,10 +28,11 @@ MAPPED_DOCUMENT_TYPES: Final = frozenset({PDF, "text/plain", "text/markdown", "t
 
 @dataclass(frozen=True, slots=True, init=False)
 class DocumentMessage(MediaBytes):
-    """A document (a PDF, a text, markdown or csv file), by URL or as bytes.
+    """A document (a PDF, a text, markdown or csv file), by URL, as bytes, or as a file in a
+    provider's Files API (``file_id`` and ``file_provider``, the rules of ``ImageMessage``).
 
-    Rules: those of ``ImageMessage`` for ``url`` / ``data`` (exactly one; a ``data:`` URL is
-    parsed into ``data`` and ``media_type``; other URLs absolute ``http(s)://`` or ``gs://``;
+    Rules: those of ``ImageMessage`` for ``url`` / ``data`` / ``file_id`` (exactly one; a
+    ``data:`` URL is parsed into ``data`` and ``media_type``; other URLs absolute ``http(s)://`` or ``gs://``;
     empty data refused). Bytes starting with ``%PDF-`` are ``application/pdf`` whatever type was
     declared; other bytes need a declared ``media_type``. A URL's ``media_type`` may stay
     ``None`` (connectors take it for a PDF). ``filename`` is sent where a provider has a field
@@ -44,6 +46,8 @@ class DocumentMessage(MediaBytes):
     data: bytes | None
     media_type: str | None
     filename: str | None
+    file_id: FileField
+    file_provider: FileField
     # Caches, not constructor arguments: dataclasses.replace() builds a new one without them.
     _base64: str | None = field(init=False, compare=False, repr=False, hash=False)
     _data_url: str | None = field(init=False, compare=False, repr=False, hash=False)
@@ -57,12 +61,16 @@ class DocumentMessage(MediaBytes):
         data: bytes | None = None,
         media_type: str | None = None,
         filename: str | None = None,
+        file_id: str | None = None,
+        file_provider: str | None = None,
     ) -> None:
         if filename is not None and (not isinstance(filename, str) or not filename.strip()):
             raise InvalidMessageError(
                 "filename must be a non-empty string or None", field="filename"
             )
-        url, data, media_type = media_source(url, data, media_type, what="document")
+        url, data, media_type = media_source(
+            url, data, media_type, what="document", file_id=file_id, file_provider=file_provider
+        )
         if data is not None:
             if data.startswith(PDF_MAGIC):
                 media_type = PDF
@@ -72,12 +80,23 @@ class DocumentMessage(MediaBytes):
                     "text/plain, text/markdown or text/csv)",
                     field="media_type",
                 )
-        set_media_fields(self, role, from_, data, media_type, url=url, filename=filename)
+        set_media_fields(
+            self,
+            role,
+            from_,
+            data,
+            media_type,
+            url=url,
+            filename=filename,
+            file_id=file_id,
+            file_provider=file_provider,
+        )
 
     @property
     def is_pdf(self) -> bool:
-        """Whether this is a PDF: PDF bytes, or a URL declared PDF or of no declared type."""
-        return self.media_type == PDF or (self.url is not None and self.media_type is None)
+        """Whether this is a PDF: PDF bytes, or a URL or file declared PDF or of no declared
+        type."""
+        return self.media_type == PDF or (self.data is None and self.media_type is None)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -121,4 +140,14 @@ class AudioMessage(MediaBytes):
     @property
     def url(self) -> None:  # type: ignore[override]
         """Always ``None``: audio is carried as bytes."""
+        return None
+
+    @property
+    def file_id(self) -> None:  # type: ignore[override]
+        """Always ``None``: audio file references are not in this revision of the model."""
+        return None
+
+    @property
+    def file_provider(self) -> None:  # type: ignore[override]
+        """Always ``None``, as ``file_id``."""
         return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from typing import Final
+from typing import Annotated, Final, TypeAlias
 from urllib.parse import urlsplit
 
 from llmbridge._errors import InvalidMessageError
@@ -14,7 +14,10 @@ from llmbridge._messages._values import Message, Role, as_role, set_field
 
 __all__ = [
     "IMAGE_URL_SCHEMES",
+    "OMITTED_WHEN_EMPTY",
+    "FileField",
     "MediaBytes",
+    "check_file_reference",
     "check_media_url",
     "is_data_url",
     "media_source",
@@ -25,6 +28,12 @@ __all__ = [
     "sniff_image_type",
     "url_scheme",
 ]
+
+OMITTED_WHEN_EMPTY: Final = "omitted when empty"
+"""Marks a field that ``dump_messages`` leaves out when empty, so that JSON written before the
+field existed loads unchanged and dumps byte-identical."""
+FileField: TypeAlias = Annotated[str | None, OMITTED_WHEN_EMPTY]
+"""The type of ``file_id`` and ``file_provider`` (API.md 19.1)."""
 
 IMAGE_URL_SCHEMES: Final = frozenset({"http", "https", "gs"})
 """The schemes of image URLs some provider takes (``gs://``: Google Cloud Storage, for Gemini)."""
@@ -143,24 +152,66 @@ def normalize_media_type(media_type: str | None) -> str | None:
     return _MEDIA_TYPE_ALIASES.get(lowered, lowered) or None
 
 
+def check_file_reference(
+    file_id: str | None, file_provider: str | None, media_type: str | None
+) -> None:
+    """Raise ``InvalidMessageError`` unless ``file_id`` / ``file_provider`` are a valid pair.
+
+    A provider file reference (API.md 19.1) is a non-empty ``file_id`` with the tag of the
+    provider whose Files API holds it (``file_provider``); Gemini's needs a ``media_type`` (its
+    ``file_data`` part names one). ``file_provider`` without ``file_id`` is refused.
+    """
+    if file_id is None:
+        if file_provider is not None:
+            raise InvalidMessageError(
+                "file_provider is given only with a file_id", field="file_provider"
+            )
+        return
+    if not isinstance(file_id, str) or not file_id.strip():
+        raise InvalidMessageError("file_id must be a non-empty string", field="file_id")
+    if not isinstance(file_provider, str) or not file_provider.strip():
+        raise InvalidMessageError(
+            "a file_id needs the provider tag of the Files API that holds it (file_provider)",
+            field="file_provider",
+        )
+    if file_provider == "gemini" and media_type is None:
+        raise InvalidMessageError(
+            "a Gemini file reference needs its media_type (Gemini's file_data names one)",
+            field="media_type",
+        )
+
+
 def media_source(
-    url: str | None, data: bytes | None, media_type: str | None, *, what: str
+    url: str | None,
+    data: bytes | None,
+    media_type: str | None,
+    *,
+    what: str,
+    file_id: str | None = None,
+    file_provider: str | None = None,
 ) -> tuple[str | None, bytes | None, str | None]:
     """Apply the url/data rules every media message shares; return ``(url, data, media_type)``.
 
-    Exactly one of ``url`` / ``data``; a ``data:`` URL is parsed into bytes and its declared type
-    (``url`` then ``None``); another URL must pass ``check_media_url``; bytes-like data becomes
-    ``bytes`` and must not be empty. ``media_type`` is returned normalized (the declared one, or
-    the data URL's). Raises ``InvalidMessageError`` naming the field; ``what`` names the medium.
+    Exactly one of ``url`` / ``data`` / ``file_id``; a ``data:`` URL is parsed into bytes and
+    its declared type (``url`` then ``None``); another URL must pass ``check_media_url``;
+    bytes-like data becomes ``bytes`` and must not be empty; a file reference must pass
+    ``check_file_reference``. ``media_type`` is returned normalized (the declared one, or the
+    data URL's). Raises ``InvalidMessageError`` naming the field; ``what`` names the medium.
     """
-    if (url is None) == (data is None):
-        raise InvalidMessageError("exactly one of url and data must be given", field="url")
+    if (url is not None) + (data is not None) + (file_id is not None) != 1:
+        sources = "url, data and file_id" if file_id is not None else "url and data"
+        raise InvalidMessageError(
+            f"exactly one of {sources} must be given (or a file_id with its file_provider)",
+            field="url",
+        )
+    media_type = normalize_media_type(media_type)
+    check_file_reference(file_id, file_provider, media_type)
     if url is not None:
         if not isinstance(url, str) or not url.strip():
             raise InvalidMessageError("url must be a non-empty string", field="url")
         if is_data_url(url):
             data, declared = parse_data_url(url)
-            media_type = media_type or declared
+            media_type = media_type or normalize_media_type(declared)
             url = None
         else:
             check_media_url(url, what)
@@ -172,7 +223,7 @@ def media_source(
         data = bytes(data)
         if not data:
             raise InvalidMessageError(f"{what} data is empty", field="data")
-    return url, data, normalize_media_type(media_type)
+    return url, data, media_type
 
 
 class MediaBytes(Message):
@@ -187,6 +238,8 @@ class MediaBytes(Message):
     url: str | None
     data: bytes | None
     media_type: str | None
+    file_id: str | None
+    file_provider: str | None
     _base64: str | None
     _data_url: str | None
 
@@ -207,12 +260,17 @@ class MediaBytes(Message):
         """
         if self.url is not None:
             return self.url
+        if self.data is None:
+            raise InvalidMessageError(
+                f"a file reference ({self.file_provider} file {self.file_id!r}) has no data URL: "
+                "only a wing of its provider can send it",
+                field="file_id",
+            )
         if self._data_url is None:
             # From the cached base64 when there is one; else straight from the bytes, so that
             # bytes sent only as a data URL are not held twice.
             encoded = self._base64
             if encoded is None:
-                assert self.data is not None
                 encoded = base64.b64encode(self.data).decode("ascii")
             set_field(self, "_data_url", f"data:{self.media_type};base64,{encoded}")
         assert self._data_url is not None
@@ -230,7 +288,7 @@ def set_media_fields(
     """Set a media message's fields once its constructor has checked them; caches start empty.
 
     ``role`` is normalised (``ValueError`` for an unknown one); ``fields`` are the type's own
-    (``url``, ``detail``, ``filename``), set as given.
+    (``url``, ``detail``, ``filename``, ``file_id``, ``file_provider``), set as given.
     """
     set_field(message, "role", as_role(role))
     set_field(message, "from_", from_)

@@ -42,6 +42,7 @@ from llmbridge._messages._codecs import (
 )
 from llmbridge._messages._documents import AudioMessage, DocumentMessage
 from llmbridge._messages._image import ImageMessage
+from llmbridge._messages._media import OMITTED_WHEN_EMPTY
 from llmbridge._messages._provider_data import PROVIDER_DATA_FIELD
 from llmbridge._messages._text import TextMessage
 from llmbridge._messages._tool_call import ToolCall
@@ -173,7 +174,10 @@ def _codec(annotation: Any) -> Codec:
     if origin is Annotated:
         if PROVIDER_DATA_FIELD in arguments[1:]:
             return provider_data_codec()
-        return _codec(arguments[0])
+        codec = _codec(arguments[0])
+        if OMITTED_WHEN_EMPTY in arguments[1:]:
+            codec.omit_empty = True
+        return codec
     if origin in (Union, types.UnionType):
         members = tuple(a for a in arguments if a is not type(None))
         if len(members) < len(arguments):

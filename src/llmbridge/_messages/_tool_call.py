@@ -212,10 +212,10 @@ def _describe_part(part: ToolResultPart) -> str:
         case TextMessage():
             return part.content
         case ImageMessage():
-            return f"[image {part.media_type or part.url}]"
+            return f"[image {part.media_type or part.url or part.file_id}]"
         case DocumentMessage():
             name = f" {part.filename}" if part.filename else ""
-            return f"[document {part.media_type or part.url}{name}]"
+            return f"[document {part.media_type or part.url or part.file_id}{name}]"
 
 
 def joined_results(results: Sequence[ToolCall]) -> str | None:

@@ -26,6 +26,7 @@ __all__ = [
     "MAX_INLINE_BYTES",
     "RESULT_MEDIA_TYPES",
     "MediaParts",
+    "file_uri",
     "is_file_uri",
 ]
 
@@ -56,6 +57,13 @@ _SUFFIX_TYPES: Final = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "ima
 }
 
 Media = ImageMessage | DocumentMessage | AudioMessage
+_FILES_API: Final = "https://generativelanguage.googleapis.com/v1beta/"
+
+
+def file_uri(file_id: str) -> str:
+    """The Files API URI of a Gemini file id: a bare ``files/<name>`` is expanded (API.md 19.7),
+    a full URI kept."""
+    return _FILES_API + file_id if file_id.startswith("files/") else file_id
 
 
 def is_file_uri(url: str) -> bool:
@@ -99,6 +107,8 @@ class MediaParts:
             omitted = omitted_detail(item, provider="Gemini", field_prefix=field_prefix)
             if omitted is not None:
                 self.recorder.record(index, "omitted", omitted)
+        if item.file_id is not None:
+            return self._file_reference(item, index, field_prefix, allowed)
         url = None if isinstance(item, AudioMessage) else item.url
         if url is not None:
             if not is_file_uri(url):
@@ -129,6 +139,21 @@ class MediaParts:
                 field=f"{field_prefix}data",
             )
         return {"inline_data": {"mime_type": mime, "data": item.base64_data}}
+
+    def _file_reference(
+        self, item: Media, index: int, field_prefix: str, allowed: frozenset[str] | None
+    ) -> Part | None:
+        """A Gemini file as ``file_data``; another provider's file is not supported."""
+        assert item.file_id is not None
+        where = _where(field_prefix)
+        if item.file_provider != "gemini":
+            self._unsupported(index, f"{item.file_provider} file references{where}")
+            return None
+        if allowed is not None and item.media_type not in allowed:
+            self._unsupported(index, f"{_kind(item)} files of type {item.media_type!r}{where}")
+            return None
+        # A Gemini file reference always has a media type (checked when it is built).
+        return {"file_data": {"file_uri": file_uri(item.file_id), "mime_type": item.media_type}}
 
     @staticmethod
     def _inline_type(item: Media, index: int, field_prefix: str) -> str | None:

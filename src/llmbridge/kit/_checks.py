@@ -183,18 +183,27 @@ def unsupported_media_url(
     schemes: Collection[str] = WEB_URL_SCHEMES,
     provider: str,
     field_prefix: str = "",
+    file_providers: Collection[str] = (),
 ) -> str | None:
-    """Why the URL of ``item`` cannot be sent to ``provider``, or ``None`` when it can.
+    """Why the URL or file reference of ``item`` cannot be sent to ``provider``, or ``None``.
 
-    It cannot when ``fetchable_url(url, schemes)`` is false (a ``gs://`` URL or a Files API
-    URI for OpenAI or Anthropic): the caller drops the item as unsupported (strict mode:
-    ``UnsupportedMessageError``). Media given as bytes always can. ``field_prefix`` locates
-    the item inside its message in the reason.
+    A URL cannot when ``fetchable_url(url, schemes)`` is false (a ``gs://`` URL or a Files
+    API URI for OpenAI or Anthropic); a provider file reference (``file_id``) cannot unless
+    its ``file_provider`` is one of ``file_providers`` (the tags whose files the wing sends).
+    The caller drops such an item as unsupported (strict mode: ``UnsupportedMessageError``).
+    Media given as bytes always can. ``field_prefix`` locates the item inside its message.
     """
+    kind = "image" if isinstance(item, ImageMessage) else "document"
+    if item.file_id is not None:
+        if item.file_provider in file_providers:
+            return None
+        return (
+            f"{item.file_provider} file references cannot be sent to {provider}"
+            f"{_where(field_prefix)}: a file id names a file of that provider's Files API only"
+        )
     url = item.url
     if url is None or fetchable_url(url, schemes):
         return None
-    kind = "image" if isinstance(item, ImageMessage) else "document"
     taken = f"it takes {' and '.join(sorted(schemes))} URLs or {kind} bytes"
     if GOOGLE_FILE_URI.match(url) is not None:
         return (

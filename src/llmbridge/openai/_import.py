@@ -56,8 +56,13 @@ def _image(part: Mapping[str, Any], from_: str | None) -> ImageMessage | _Unknow
 
 def _file(part: Mapping[str, Any], from_: str | None) -> DocumentMessage | _Unknown:
     file = part.get("file")
+    if isinstance(file, Mapping) and set(file) == {"file_id"} and isinstance(file["file_id"], str):
+        # to_openai sends an OpenAI file reference only for a PDF (API.md 19.7).
+        return DocumentMessage(
+            Role.USER, None, from_, file_id=file["file_id"], file_provider="openai"
+        )
     if not isinstance(file, Mapping) or not isinstance(file.get("file_data"), str):
-        return _Unknown("file", "a file part needs file.file_data (file ids have no neutral form)")
+        return _Unknown("file", "a file part needs file.file_data or only a file.file_id")
     filename = file.get("filename")
     if not (filename is None or isinstance(filename, str)) or set(file) - {"file_data", "filename"}:
         return _Unknown("file", "a file part holds only file_data and a filename")

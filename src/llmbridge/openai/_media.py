@@ -16,12 +16,19 @@ from openai.types.chat.chat_completion_content_part_input_audio_param import (
 from openai.types.chat.chat_completion_content_part_param import File
 
 from llmbridge import AudioMessage, DocumentMessage, UnsupportedMessageError
-from llmbridge.kit import TEXT_DOCUMENT_TYPES, NoteRecorder, check_document, document_text
+from llmbridge.kit import (
+    TEXT_DOCUMENT_TYPES,
+    NoteRecorder,
+    check_document,
+    document_text,
+    unsupported_media_url,
+)
 
 __all__ = [
     "AUDIO_FORMATS",
     "DEFAULT_PDF_NAME",
     "DEFAULT_TEXT_NAME",
+    "FILE_PROVIDERS",
     "MAX_DOCUMENT_BYTES",
     "MEDIA_PLACEHOLDER",
     "MediaBatch",
@@ -34,6 +41,8 @@ MAX_DOCUMENT_BYTES: Final = 32 * 1024 * 1024
 at most 32 MB of content per request)."""
 AUDIO_FORMATS: Final[dict[str, Literal["wav", "mp3"]]] = {"audio/wav": "wav", "audio/mpeg": "mp3"}
 """The ``input_audio`` format of each audio type Chat Completions takes."""
+FILE_PROVIDERS: Final = ("openai",)
+"""The ``file_provider`` tags whose files the OpenAI wings send by id (API.md 19.1)."""
 DEFAULT_PDF_NAME: Final = "document.pdf"
 DEFAULT_TEXT_NAME: Final = "document.txt"
 MEDIA_PLACEHOLDER: Final = "[media attached below]"
@@ -55,12 +64,24 @@ def document_part(
 ) -> ChatCompletionContentPartParam | None:
     """The content part of ``document``, or ``None`` when it cannot be sent (noted).
 
-    PDF bytes: a ``file`` part with a data URL (``filename`` defaults to ``"document.pdf"``);
-    text, markdown and csv bytes: a text part ``"<filename>\\n<text>"`` (default name
-    ``"document.txt"``; a ``"repaired"`` note). A PDF URL or another type is dropped (strict
-    mode: ``UnsupportedMessageError``). Raises ``InvalidMessageError`` for bytes over
-    ``max_bytes`` of base64 and for text documents that are not UTF-8.
+    An OpenAI file reference to a PDF: a ``file`` part ``{file_id}``; other file references are
+    dropped as below. PDF bytes: a ``file`` part with a data URL (``filename`` defaults to
+    ``"document.pdf"``); text, markdown and csv bytes: a text part ``"<filename>\\n<text>"``
+    (default name ``"document.txt"``; a ``"repaired"`` note). A PDF URL or another type is
+    dropped (strict mode: ``UnsupportedMessageError``). Raises ``InvalidMessageError`` for bytes
+    over ``max_bytes`` of base64 and for text documents that are not UTF-8.
     """
+    if (
+        document.file_id is not None
+        and document.file_provider in FILE_PROVIDERS
+        and document.is_pdf
+    ):
+        file_part: File = {"type": "file", "file": {"file_id": document.file_id}}
+        return file_part
+    if document.file_id is not None:
+        reason = unsupported_media_url(document, provider=_PROVIDER, field_prefix=field_prefix)
+        recorder.record(index, "dropped", reason or "", error=UnsupportedMessageError)
+        return None
     if document.data is None:
         recorder.record(
             index,

@@ -74,7 +74,11 @@ def _is_text_part(part: object, kind: str) -> bool:
 
 
 # The part forms to_openai_responses writes, by type: the keys each may have.
-_FILE_FORMS: Final = (frozenset({"type", "filename", "file_data"}), frozenset({"type", "file_url"}))
+_FILE_FORMS: Final = (
+    frozenset({"type", "filename", "file_data"}),
+    frozenset({"type", "file_url"}),
+    frozenset({"type", "file_id"}),
+)
 
 
 def _media_problem(part: Mapping[str, Any], *, in_output: bool) -> bool:
@@ -82,8 +86,11 @@ def _media_problem(part: Mapping[str, Any], *, in_output: bool) -> bool:
     carry ``detail: "auto"``)."""
     kind, keys = part.get("type"), set(part)
     if kind == "input_image":
-        return bool(keys - {"type", "image_url", "detail"}) or not isinstance(
-            part.get("image_url"), str
+        source = keys & {"image_url", "file_id"}
+        return (
+            bool(keys - {"type", "image_url", "file_id", "detail"})
+            or len(source) != 1
+            or not all(isinstance(part[key], str) for key in source)
         )
     if kind != "input_file":
         return True

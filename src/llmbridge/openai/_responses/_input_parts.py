@@ -25,7 +25,16 @@ def part_message(part: Mapping[str, Any]) -> TextMessage | ImageMessage | Docume
     if kind == "input_text":
         return TextMessage(Role.USER, part["text"])
     if kind == "input_image":
+        if "file_id" in part:
+            return ImageMessage(
+                Role.USER,
+                file_id=part["file_id"],
+                file_provider="openai",
+                detail=part.get("detail"),
+            )
         return ImageMessage(Role.USER, part["image_url"], detail=part.get("detail"))
+    if "file_id" in part:
+        return DocumentMessage(Role.USER, file_id=part["file_id"], file_provider="openai")
     if "file_url" in part:
         return DocumentMessage(Role.USER, part["file_url"])
     return DocumentMessage(Role.USER, part["file_data"], filename=part["filename"])

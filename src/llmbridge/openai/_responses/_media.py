@@ -20,9 +20,20 @@ from llmbridge.kit import (
 )
 
 # The same API family as Chat Completions: its file limit and default names.
-from llmbridge.openai._media import DEFAULT_PDF_NAME, DEFAULT_TEXT_NAME, MAX_DOCUMENT_BYTES
+from llmbridge.openai._media import (
+    DEFAULT_PDF_NAME,
+    DEFAULT_TEXT_NAME,
+    FILE_PROVIDERS,
+    MAX_DOCUMENT_BYTES,
+)
 
-__all__ = ["DEFAULT_PDF_NAME", "DEFAULT_TEXT_NAME", "MAX_DOCUMENT_BYTES", "document_part"]
+__all__ = [
+    "DEFAULT_PDF_NAME",
+    "DEFAULT_TEXT_NAME",
+    "FILE_PROVIDERS",
+    "MAX_DOCUMENT_BYTES",
+    "document_part",
+]
 
 _TITLE: Final = "OpenAI Responses"
 
@@ -42,20 +53,28 @@ def document_part(
 ) -> dict[str, Any] | None:
     """The content part of ``document``, or ``None`` when it cannot be sent (noted).
 
-    PDF bytes: ``input_file`` ``{filename, file_data}`` (a data URL; ``filename`` defaults to
-    ``"document.pdf"``); a PDF URL: ``input_file`` ``{file_url}`` (never downloaded; a URL the
-    API cannot fetch, ``gs://`` or a Google Files API URI, is dropped as below); text,
+    An OpenAI file reference: ``input_file`` ``{file_id}`` (another provider's: dropped as
+    below); PDF bytes: ``input_file`` ``{filename, file_data}`` (a data URL; ``filename``
+    defaults to ``"document.pdf"``); a PDF URL: ``input_file`` ``{file_url}`` (never downloaded;
+    a URL the API cannot fetch, ``gs://`` or a Google Files API URI, is dropped as below); text,
     markdown and csv bytes: ``input_text`` ``"<filename>\\n<text>"`` (default name
     ``"document.txt"``; a ``"repaired"`` note). ``detail`` adds ``"detail": "auto"`` to a file
-    part (tool outputs). Other documents are dropped (strict mode:
-    ``UnsupportedMessageError``). Raises ``InvalidMessageError`` for bytes over ``max_bytes``
-    of base64 and for text documents that are not UTF-8.
+    part (tool outputs). Other documents are dropped (strict mode: ``UnsupportedMessageError``).
+    Raises ``InvalidMessageError`` for bytes over ``max_bytes`` of base64 and for text documents
+    that are not UTF-8.
     """
-    unsupported = unsupported_media_url(document, provider=_TITLE, field_prefix=field_prefix)
+    unsupported = unsupported_media_url(
+        document, provider=_TITLE, field_prefix=field_prefix, file_providers=FILE_PROVIDERS
+    )
     if unsupported is not None:
         recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
         return None
     part: dict[str, Any]
+    if document.file_id is not None:  # any file type: the API reads what the file holds
+        part = {"type": "input_file", "file_id": document.file_id}
+        if detail:
+            part["detail"] = "auto"
+        return part
     if document.is_pdf:
         if document.url is not None:
             part = {"type": "input_file", "file_url": document.url}

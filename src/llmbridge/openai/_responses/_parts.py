@@ -20,7 +20,7 @@ from llmbridge import (
     UnsupportedMessageError,
 )
 from llmbridge.kit import NoteRecorder, check_image, check_text, unsupported_media_url
-from llmbridge.openai._responses._media import document_part
+from llmbridge.openai._responses._media import FILE_PROVIDERS, document_part
 
 __all__ = ["IMAGE_URL_SCHEMES", "PartBuilder"]
 
@@ -50,11 +50,21 @@ class PartBuilder:
         self, image: ImageMessage, index: int, prefix: str = ""
     ) -> dict[str, Any] | None:
         unsupported = unsupported_media_url(
-            image, schemes=IMAGE_URL_SCHEMES, provider=_TITLE, field_prefix=prefix
+            image,
+            schemes=IMAGE_URL_SCHEMES,
+            provider=_TITLE,
+            field_prefix=prefix,
+            file_providers=FILE_PROVIDERS,
         )
         if unsupported is not None:
             self.recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
             return None
+        if image.file_id is not None:
+            return {
+                "type": "input_image",
+                "file_id": image.file_id,
+                "detail": image.detail or "auto",
+            }
         check_image(
             image, max_bytes=self.max_image_bytes, provider=_TITLE, index=index, field_prefix=prefix
         )
