@@ -9,14 +9,13 @@ reads the ``base64_data`` each ``ImageMessage`` caches). Lossy changes go throug
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from llmbridge import (
     AudioMessage,
     DocumentMessage,
     ImageMessage,
     InvalidMessageError,
-    Message,
     MessageEnvelope,
     MultiModalMessage,
     Role,
@@ -32,6 +31,7 @@ from llmbridge.anthropic._media import MAX_IMAGE_BYTES
 from llmbridge.anthropic._merge import Block
 from llmbridge.kit import (
     SUPPORTED_IMAGE_TYPES,
+    MessageDispatcher,
     ToolResultPart,
     check_text,
     text_or_parts,
@@ -60,7 +60,7 @@ _SYSTEM: Final = Role.SYSTEM
 _ROLE_WITHOUT_SENDER: Final = {Role.USER: "user", Role.ASSISTANT: "assistant"}
 
 
-class Converter(BlockBuilder):
+class Converter(BlockBuilder, MessageDispatcher):
     """Converts one neutral message at a time into ``sink`` (``convert`` dispatches on type).
 
     ``convert(message, index)`` raises ``InvalidMessageError`` (both modes) for a message that
@@ -68,33 +68,7 @@ class Converter(BlockBuilder):
     """
 
     __slots__ = ()
-
-    def convert(self, message: Message, index: int) -> None:
-        """Convert ``message`` (neutral index ``index``); other types are unsupported (dropped
-        with a note; strict mode: ``UnsupportedMessageError``)."""
-        # Class patterns: subclasses of the neutral types convert as their nearest base.
-        match message:
-            case TextMessage():
-                self.text(message, index)
-            case ToolCallMessage():
-                self.tool_calls(message, index)
-            case ToolCallResultMessage():
-                self.tool_results(message, index)
-            case ToolCallAggregateMessage():
-                self.aggregate(message, index)
-            case ImageMessage() | DocumentMessage() | AudioMessage():
-                self.media(message, index)
-            case MultiModalMessage():
-                self.multimodal(message, index)
-            case MessageEnvelope():
-                self.envelope(message, index)
-            case _:
-                self.recorder.record(
-                    index,
-                    "dropped",
-                    f"{type(message).__name__} cannot be sent to Anthropic",
-                    error=UnsupportedMessageError,
-                )
+    provider_title: ClassVar[str] = "Anthropic"
 
     # -- one handler per message type ----------------------------------------------------
 
@@ -145,7 +119,9 @@ class Converter(BlockBuilder):
             blocks = self._sender(blocks, from_, index)
         self.sink.add_system(blocks, index)
 
-    def media(self, message: ImageMessage | DocumentMessage | AudioMessage, index: int) -> None:
+    def media_message(
+        self, message: ImageMessage | DocumentMessage | AudioMessage, index: int
+    ) -> None:
         """A user image or document block (audio is not supported); from self:
         ``InvalidMessageError``."""
         what = next(name for kind, name in _ARTICLED.items() if isinstance(message, kind))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from llmbridge import (
     AudioMessage,
@@ -34,6 +34,7 @@ from llmbridge.gemini._contents import Part, Sink
 from llmbridge.gemini._media import MediaParts
 from llmbridge.gemini._results import result_answer, result_parts
 from llmbridge.kit import (
+    MessageDispatcher,
     NoteRecorder,
     apply_name_policy,
     check_text,
@@ -65,7 +66,7 @@ def _has_parts(payload: dict[str, Any]) -> bool:
     return isinstance(parts, list) and bool(parts) and all(isinstance(p, dict) for p in parts)
 
 
-class Converter:
+class Converter(MessageDispatcher):
     """Converts one neutral message at a time into ``sink`` (``convert`` dispatches on type).
 
     ``provider`` is the tag (``"gemini"`` or ``"vertex"``) whose reasoning and signatures are
@@ -74,6 +75,7 @@ class Converter:
     """
 
     __slots__ = ("agent_name", "media", "name_policy", "provider", "recorder", "sink")
+    provider_title: ClassVar[str] = "Gemini"
 
     def __init__(
         self, agent_name: str, recorder: NoteRecorder, name_policy: str, sink: Sink, provider: str
@@ -84,32 +86,6 @@ class Converter:
         self.sink = sink
         self.provider = provider
         self.media = MediaParts(recorder)
-
-    def convert(self, message: Message, index: int) -> None:
-        """Convert ``message`` (neutral index ``index``); other types are unsupported (dropped
-        with a note; strict mode: ``UnsupportedMessageError``)."""
-        match message:
-            case TextMessage():
-                self.text(message, index)
-            case ToolCallMessage():
-                self.tool_calls(message, index)
-            case ToolCallResultMessage():
-                self.tool_results(message, index)
-            case ToolCallAggregateMessage():
-                self.aggregate(message, index)
-            case ImageMessage() | DocumentMessage() | AudioMessage():
-                self.media_message(message, index)
-            case MultiModalMessage():
-                self.multimodal(message, index)
-            case MessageEnvelope():
-                self.envelope(message, index)
-            case _:
-                self.recorder.record(
-                    index,
-                    "dropped",
-                    f"{type(message).__name__} cannot be sent to Gemini",
-                    error=UnsupportedMessageError,
-                )
 
     # -- shared pieces -------------------------------------------------------------------
 

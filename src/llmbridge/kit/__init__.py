@@ -58,6 +58,7 @@ from llmbridge.kit._checks import (
 )
 from llmbridge.kit._connector import MessageConnector
 from llmbridge.kit._conversation import PreparedConversation, prepare_conversation
+from llmbridge.kit._dispatch import MessageDispatcher
 from llmbridge.kit._names import NAME_PATTERN, sanitize_identifier, shorten_identifier
 from llmbridge.kit._notes import NoteKind, NoteLog, NoteRecorder, log_notes
 from llmbridge.kit._providers import (
@@ -105,6 +106,7 @@ __all__ = [
     "CutOffCalls",
     "MediaPart",
     "MessageConnector",
+    "MessageDispatcher",
     "NamePolicy",
     "NoteKind",
     "NoteLog",
