@@ -61,16 +61,12 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 @dataclass(frozen=True)
 class Case:
-    """One recorded request body of ``wing`` (``"gemini"`` or ``"openai-responses"``)."""
+    """One recorded request body of ``wing`` (``"gemini"`` or ``"openai-responses"``); ``id``
+    names the wing, the cassette and the interaction: ``gemini/test_tool_output#1``."""
 
     wing: str
-    source: str
+    id: str
     body: dict[str, Any]
-
-    @property
-    def id(self) -> str:
-        """The wing, cassette file name and interaction index: ``gemini/test_tool_output#1``."""
-        return f"{self.wing}/{self.source.rsplit('/', 1)[-1].replace('.yaml', '')}"
 
 
 def _cases(wing: str, folder: str) -> list[Case]:
@@ -78,7 +74,8 @@ def _cases(wing: str, folder: str) -> list[Case]:
     for path in sorted((FIXTURES / folder / "histories").glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
-            cases.append(Case(wing, record["source"], record["body"]))
+            cassette = record["source"].rsplit("/", 1)[-1].replace(".yaml", "")
+            cases.append(Case(wing, f"{wing}/{cassette}", record["body"]))
     return cases
 
 
