@@ -9,7 +9,6 @@ from dataclasses import dataclass
 _G = "gemini/"
 _R = "openai-responses/"
 _MATRIX = "test_multimodal_tool_return_matrix"
-_FILE_ID = "a file_id part: API.md 19.1 (provider file references) is not implemented yet"
 _VIDEO = "video (inline or file_data): API.md 19.2 (VideoMessage) is not implemented yet"
 _HOSTED = (
     "hosted tool items (and the reasoning item before them): API.md 19.5 is not implemented yet"
@@ -33,11 +32,6 @@ ENVELOPES: dict[str, str] = {
     f"{_G}{_MATRIX}[direct-uploaded_file-audio-google_2_5]#1": (
         "audio by Files API URI: AudioMessage takes bytes only until API.md 19.1"
     ),
-    f"{_R}{_MATRIX}[direct-uploaded_file-document-openai_responses]#1": (_FILE_ID),
-    f"{_R}{_MATRIX}[direct-uploaded_file-image-openai_responses]#1": (_FILE_ID),
-    f"{_R}{_MATRIX}[tool_return_content-uploaded_file-document-openai_responses]#1": (_FILE_ID),
-    f"{_R}{_MATRIX}[tool_return_content-uploaded_file-image-openai_responses]#1": (_FILE_ID),
-    "openai-responses/test_vendor_metadata_detail#1": _FILE_ID,
     "openai-responses/test_openai_responses_code_execution_return_image#1": _HOSTED,
     "openai-responses/test_openai_responses_image_generation_tool_without_image_output#1": (
         _HOSTED
@@ -76,11 +70,6 @@ _MEDIA_RESULT_CASES = (
     f"{_G}test_mixed_content_ordering[google_vertex]#2",
     f"{_G}test_model_sees_multiple_images[google_gemini3]#2",
 )
-_FILE_ID_RESULT_CASES = (
-    f"{_R}{_MATRIX}[direct-uploaded_file-document-openai_responses]#1",
-    f"{_R}{_MATRIX}[direct-uploaded_file-image-openai_responses]#1",
-    f"{_R}test_vendor_metadata_detail#1",
-)
 _UNANSWERED = "is not answered by a tool result"
 _EVERY_WING = ("to openai", "to openai-responses", "to anthropic", "to gemini")
 _GEMINI_CONTENT = {
@@ -98,12 +87,6 @@ DEFECTS: tuple[Defect, ...] = (
         _MEDIA_RESULT_CASES,
         {"import": "MessageEnvelope", "round trip": _UNANSWERED}
         | dict.fromkeys(_EVERY_WING, _UNANSWERED),
-    ),
-    Defect(
-        "Responses: a file_id part in a function_call_output makes the whole result vanish "
-        "(issue 26 defect 2: it must not), so the call is unanswered and every wing raises",
-        _FILE_ID_RESULT_CASES,
-        {"round trip": _UNANSWERED} | dict.fromkeys(_EVERY_WING, _UNANSWERED),
     ),
     Defect(
         "Gemini: a history opening with a user content {'text': ''} (an instructions-only "
@@ -130,15 +113,6 @@ DEFECTS: tuple[Defect, ...] = (
             f"{_G}{_MATRIX}[tool_return_content-uploaded_file-video-google_2_5]#1",
         ),
         _GEMINI_CONTENT,
-    ),
-    Defect(
-        "the same for a Responses user item kept as an envelope (a file_id part), sent "
-        "unchanged to OpenAI Chat and Anthropic",
-        (
-            f"{_R}{_MATRIX}[tool_return_content-uploaded_file-document-openai_responses]#1",
-            f"{_R}{_MATRIX}[tool_return_content-uploaded_file-image-openai_responses]#1",
-        ),
-        {"to openai": "none of the allowed shapes", "to anthropic": "unknown block type"},
     ),
     Defect(
         "validator (tests/openai_responses/wire.py R3, API.md 14) stricter than the API: a "
