@@ -12,8 +12,7 @@ import base64
 import binascii
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from llmbridge import (
     DocumentMessage,
@@ -29,7 +28,7 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge.kit import ToolResult, ToolResultPart
+from llmbridge.kit import ToolResult, ToolResultPart, TurnImporter, Unmapped
 
 __all__ = ["from_anthropic_messages"]
 
@@ -73,34 +72,26 @@ _RESULT_KINDS: Final = frozenset({"text", "image", "document"})
 _TEXT: Final = frozenset({"text"})
 
 
-@dataclass(frozen=True, slots=True)
-class _Unknown:
-    """Why one request message has no neutral mapping (it becomes an envelope, or raises)."""
-
-    field: str
-    reason: str
-
-
 Block = Mapping[str, Any]
 
 
-def _block_problem(kinds: frozenset[str], block: Any, where: str, owner: str) -> _Unknown | None:
+def _block_problem(kinds: frozenset[str], block: Any, where: str, owner: str) -> Unmapped | None:
     """Why ``block`` (at field ``where``) is not a block of one of ``kinds`` as the API takes it:
     an unknown type or key, a required key missing, a value of the wrong JSON type."""
     kind = block.get("type") if isinstance(block, Mapping) else None
     keys = _KEYS.get(kind) if isinstance(kind, str) else None
     if keys is None or kind not in kinds or not keys.issuperset(block):
-        return _Unknown(where, f"unknown {owner} block {kind!r}")
+        return Unmapped(where, f"unknown {owner} block {kind!r}")
     for key, (expected, wanted) in _REQUIRED[kind].items():
         if key not in block or not isinstance(block[key], expected):
-            return _Unknown(f"{where}.{key}", f"a {kind} block needs {key!r} as {wanted}")
+            return Unmapped(f"{where}.{key}", f"a {kind} block needs {key!r} as {wanted}")
     for key, (expected, wanted) in _OPTIONAL.get(kind, {}).items():
         if key in block and not isinstance(block[key], expected):
-            return _Unknown(f"{where}.{key}", f"a {kind} block's {key!r} must be {wanted}")
+            return Unmapped(f"{where}.{key}", f"a {kind} block's {key!r} must be {wanted}")
     return None
 
 
-def _image(block: Block) -> ImageMessage | _Unknown:
+def _image(block: Block) -> ImageMessage | Unmapped:
     source = block["source"]
     kind = source.get("type") if isinstance(source, Mapping) else None
     if kind == "url" and isinstance(source.get("url"), str):
@@ -108,24 +99,24 @@ def _image(block: Block) -> ImageMessage | _Unknown:
     if kind == "base64" and isinstance(source.get("data"), str):
         url = f"data:{source.get('media_type')};base64,{source['data']}"
         return ImageMessage(Role.USER, url)
-    return _Unknown("source", f"unknown image source {kind!r}")
+    return Unmapped("source", f"unknown image source {kind!r}")
 
 
-def _document(block: Block) -> DocumentMessage | _Unknown:
+def _document(block: Block) -> DocumentMessage | Unmapped:
     source = block["source"]
     kind = source.get("type") if isinstance(source, Mapping) else None
     data = source.get("data") if isinstance(source, Mapping) else None
     title = block.get("title")
     filename = title if isinstance(title, str) and title.strip() else None
     if title is not None and filename is None:
-        return _Unknown("title", "a document title must be a non-empty string")
+        return Unmapped("title", "a document title must be a non-empty string")
     if kind == "url" and isinstance(source.get("url"), str):
         return DocumentMessage(Role.USER, source["url"], filename=filename)
     if kind == "base64" and isinstance(data, str) and source.get("media_type") == "application/pdf":
         try:
             pdf = base64.b64decode(data, validate=True)
         except (binascii.Error, ValueError):
-            return _Unknown("source", "undecodable base64 document data")
+            return Unmapped("source", "undecodable base64 document data")
         if pdf:
             return DocumentMessage(
                 Role.USER, data=pdf, media_type="application/pdf", filename=filename
@@ -138,14 +129,14 @@ def _document(block: Block) -> DocumentMessage | _Unknown:
     ):
         text = data.encode("utf-8", "surrogatepass")
         return DocumentMessage(Role.USER, data=text, media_type="text/plain", filename=filename)
-    return _Unknown("source", f"unknown document source {kind!r}")
+    return Unmapped("source", f"unknown document source {kind!r}")
 
 
-def _media(block: Block) -> ImageMessage | DocumentMessage | _Unknown:
+def _media(block: Block) -> ImageMessage | DocumentMessage | Unmapped:
     try:
         return _document(block) if block["type"] == "document" else _image(block)
     except InvalidMessageError as error:  # e.g. a URL no provider takes, undecodable base64
-        return _Unknown("source", error.reason)
+        return Unmapped("source", error.reason)
 
 
 def _reasoning(block: Block) -> Reasoning:
@@ -154,14 +145,14 @@ def _reasoning(block: Block) -> Reasoning:
     return Reasoning(block["thinking"], signature=block["signature"], provider=_PROVIDER)
 
 
-def _user_content(blocks: Sequence[Block]) -> Message | _Unknown:
+def _user_content(blocks: Sequence[Block]) -> Message | Unmapped:
     items: list[TextMessage | ImageMessage | DocumentMessage] = []
     for block in blocks:
         if block["type"] == "text":
             items.append(TextMessage(Role.USER, block["text"]))
             continue
         media = _media(block)
-        if isinstance(media, _Unknown):
+        if isinstance(media, Unmapped):
             return media
         items.append(media)
     if len(items) == 1:
@@ -169,13 +160,13 @@ def _user_content(blocks: Sequence[Block]) -> Message | _Unknown:
     return MultiModalMessage(Role.USER, items)
 
 
-def _result(content: Any, where: str) -> ToolResult | _Unknown:
+def _result(content: Any, where: str) -> ToolResult | Unmapped:
     """A ``tool_result``'s content (field ``where``) as a result: its text, or parts for a list
     of blocks."""
     if isinstance(content, str):
         return content
     if not isinstance(content, list) or not content:
-        return _Unknown(where, "tool_result content must be text or a list of blocks")
+        return Unmapped(where, "tool_result content must be text or a list of blocks")
     parts: list[ToolResultPart] = []
     for position, block in enumerate(content):
         problem = _block_problem(_RESULT_KINDS, block, f"{where}[{position}]", "tool_result")
@@ -183,16 +174,17 @@ def _result(content: Any, where: str) -> ToolResult | _Unknown:
             return problem
         kind = block["type"]
         part = TextMessage(Role.TOOL, block["text"]) if kind == "text" else _media(block)
-        if isinstance(part, _Unknown):
+        if isinstance(part, Unmapped):
             return part
         parts.append(part)
     return tuple(parts)
 
 
-class _Importer:
+class _Importer(TurnImporter):
     """The state of one import: the output and the calls seen so far, by id."""
 
     __slots__ = ("agent_name", "calls", "out", "strict_mode")
+    turn_name: ClassVar[str] = "Anthropic request message"
 
     def __init__(self, agent_name: str, strict_mode: bool) -> None:
         self.agent_name = agent_name
@@ -200,15 +192,15 @@ class _Importer:
         self.out: list[Message] = []
         self.calls: dict[str, ToolCall] = {}
 
-    def _results(self, blocks: Sequence[Block]) -> ToolCallResultMessage | _Unknown:
+    def _results(self, blocks: Sequence[Block]) -> ToolCallResultMessage | Unmapped:
         results: list[ToolCall] = []
         # The results open the turn: positions in ``blocks`` are those of its content.
         for position, block in enumerate(blocks):
             call = self.calls.get(block["tool_use_id"])
             if call is None:
-                return _Unknown("tool_use_id", "a tool_result must answer an earlier tool_use")
+                return Unmapped("tool_use_id", "a tool_result must answer an earlier tool_use")
             content = _result(block.get("content", ""), f"content[{position}].content")
-            if isinstance(content, _Unknown):
+            if isinstance(content, Unmapped):
                 return content
             results.append(
                 ToolCall(
@@ -221,16 +213,16 @@ class _Importer:
             )
         return ToolCallResultMessage(results)
 
-    def _user(self, blocks: Sequence[Block]) -> list[Message] | _Unknown:
+    def _user(self, blocks: Sequence[Block]) -> list[Message] | Unmapped:
         # to_anthropic puts tool results first in a user turn.
         split = next((i for i, b in enumerate(blocks) if b["type"] != "tool_result"), len(blocks))
         if any(b["type"] == "tool_result" for b in blocks[split:]):
-            return _Unknown("content", "tool_result blocks after other blocks")
+            return Unmapped("content", "tool_result blocks after other blocks")
         out: list[Message] = []
         for group, convert in ((blocks[:split], self._results), (blocks[split:], _user_content)):
             if group:
                 message = convert(group)
-                if isinstance(message, _Unknown):
+                if isinstance(message, Unmapped):
                     return message
                 out.append(message)
         return out
@@ -243,12 +235,12 @@ class _Importer:
         self.calls.update((b["id"], call) for b, call in zip(blocks, calls, strict=True))
         return calls
 
-    def _assistant(self, blocks: Sequence[Block]) -> list[Message] | _Unknown:
+    def _assistant(self, blocks: Sequence[Block]) -> list[Message] | Unmapped:
         # Thinking opens the turn (to_anthropic moves it there) and goes on its first message.
         split = next((i for i, b in enumerate(blocks) if b["type"] not in _THINKING), len(blocks))
         rest = blocks[split:]
         if not rest or any(b["type"] in _THINKING for b in rest):
-            return _Unknown("content", "thinking blocks must open a turn that has more")
+            return Unmapped("content", "thinking blocks must open a turn that has more")
         reasoning = [_reasoning(b) for b in blocks[:split]]
         out: list[Message] = []
         position = 0
@@ -277,17 +269,17 @@ class _Importer:
             position = max(end, start)
         return out
 
-    def _turn(self, message: Any) -> list[Message] | _Unknown:
+    def read(self, message: Any) -> list[Message] | Unmapped:
         role = message.get("role") if isinstance(message, Mapping) else None
         if not isinstance(role, str) or role not in _TURN_KINDS:
-            return _Unknown("role", f"unknown role {role!r}")
+            return Unmapped("role", f"unknown role {role!r}")
         content = message.get("content")
         if isinstance(content, str):
             turn_role = Role.USER if role == "user" else Role.ASSISTANT
             from_ = None if role == "user" else self.agent_name
             return [TextMessage(turn_role, content, from_=from_)]
         if not isinstance(content, list) or not content:
-            return _Unknown("content", "content must be text or a non-empty list of blocks")
+            return Unmapped("content", "content must be text or a non-empty list of blocks")
         for position, block in enumerate(content):
             problem = _block_problem(_TURN_KINDS[role], block, f"content[{position}]", role)
             if problem is not None:
@@ -295,23 +287,7 @@ class _Importer:
         try:
             return self._user(content) if role == "user" else self._assistant(content)
         except InvalidMessageError as error:  # a value no neutral message takes
-            return _Unknown(error.field or "content", error.reason)
-
-    def add(self, message: Any, index: int) -> None:
-        try:
-            messages = self._turn(message)
-        except InvalidMessageError as error:  # a bad image: the same error, naming the index
-            raise error.at(index) from error
-        if not isinstance(messages, _Unknown):
-            self.out.extend(messages)
-        elif self.strict_mode:
-            raise InvalidMessageError(
-                f"Anthropic request message cannot be imported: {messages.reason}",
-                index=index,
-                field=messages.field,
-            )
-        else:
-            self.out.append(MessageEnvelope(message))
+            return Unmapped(error.field or "content", error.reason)
 
     def add_system(self, system: Any) -> None:
         if isinstance(system, str):

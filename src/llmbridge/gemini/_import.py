@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from llmbridge import (
     InvalidMessageError,
@@ -28,13 +28,13 @@ from llmbridge.gemini._convert import TEXT_AFTER_CALLS
 from llmbridge.gemini._import_parts import (
     ROLE_KINDS,
     Part,
-    Unknown,
     merged_model_contents,
     part_problem,
     result_parts,
     snake_part,
     user_content,
 )
+from llmbridge.kit import TurnImporter, Unmapped
 
 __all__ = ["from_gemini_contents"]
 
@@ -45,27 +45,28 @@ def _is_empty_text(part: Part) -> bool:
     return part.get("text") == "" and not part.get("thought")
 
 
-def _answer(answer: Any, parts: Any) -> tuple[Any, bool] | Unknown:
+def _answer(answer: Any, parts: Any) -> tuple[Any, bool] | Unmapped:
     """A ``function_response.response`` as ``(result, is_error)``: ``{"output": text}`` a text
     (or, with media ``parts``, a parts) result, ``{"error": text}`` an error one, any other
     object a structured result (API.md 19.3)."""
     if not isinstance(answer, Mapping):
-        return Unknown("function_response.response", "response must be an object")
+        return Unmapped("function_response.response", "response must be an object")
     if len(answer) == 1:
         ((key, text),) = answer.items()
         if key in ("output", "error") and isinstance(text, str):
             result = result_parts(text, parts)
-            return result if isinstance(result, Unknown) else (result, key == "error")
+            return result if isinstance(result, Unmapped) else (result, key == "error")
     if parts is not None:
-        return Unknown("function_response.parts", "media parts come with {'output': text}")
+        return Unmapped("function_response.parts", "media parts come with {'output': text}")
     return answer, False
 
 
-class _Importer:
+class _Importer(TurnImporter):
     """The state of one import: the output, the calls seen so far by id, and the calls of the
     latest call turn not answered yet (an answer without an id takes the first of its name)."""
 
     __slots__ = ("agent_name", "calls", "open", "out", "provider", "strict_mode")
+    turn_name: ClassVar[str] = "Gemini content"
 
     def __init__(self, agent_name: str, strict_mode: bool, provider: str) -> None:
         self.agent_name = agent_name
@@ -94,18 +95,18 @@ class _Importer:
             del open_calls[taken]
         return call
 
-    def _results(self, parts: Sequence[Part]) -> ToolCallResultMessage | Unknown:
+    def _results(self, parts: Sequence[Part]) -> ToolCallResultMessage | Unmapped:
         results: list[ToolCall] = []
         open_calls = list(self.open)
         for part in parts:
             response = part["function_response"]
             if not isinstance(response, Mapping) or not _RESPONSE_FIELDS.issuperset(response):
-                return Unknown("function_response", "unknown function_response fields")
+                return Unmapped("function_response", "unknown function_response fields")
             call = self._answered(response, open_calls)
             if call is None:
-                return Unknown("function_response", "a response must answer an earlier call")
+                return Unmapped("function_response", "a response must answer an earlier call")
             answer = _answer(response.get("response"), response.get("parts"))
-            if isinstance(answer, Unknown):
+            if isinstance(answer, Unmapped):
                 return answer
             try:
                 result = ToolCall(
@@ -116,40 +117,40 @@ class _Importer:
                     is_error=answer[1],
                 )
             except InvalidMessageError as error:  # an object that is not JSON (a NaN)
-                return Unknown("function_response.response", error.reason)
+                return Unmapped("function_response.response", error.reason)
             results.append(result)
         self.open = open_calls
         return ToolCallResultMessage(results)
 
-    def _user(self, parts: Sequence[Part]) -> list[Message] | Unknown:
+    def _user(self, parts: Sequence[Part]) -> list[Message] | Unmapped:
         # to_gemini puts function responses first in a user content.
         split = next((i for i, p in enumerate(parts) if "function_response" not in p), len(parts))
         if any("function_response" in p for p in parts[split:]):
-            return Unknown("parts", "function responses after other parts")
+            return Unmapped("parts", "function responses after other parts")
         out: list[Message] = []
         for group, convert in ((parts[:split], self._results), (parts[split:], user_content)):
             if group:
                 message = convert(group)
-                if isinstance(message, Unknown):
+                if isinstance(message, Unmapped):
                     return message
                 out.append(message)
         return out
 
-    def _call(self, part: Part, position: int) -> ToolCall | Unknown:
+    def _call(self, part: Part, position: int) -> ToolCall | Unmapped:
         """A ``function_call`` part; a call without an id gets ``f"{name}_{position}"``
         (``position`` among the turn's calls), as ``from_gemini`` gives a reply's call."""
         call = part["function_call"]
         if not isinstance(call, Mapping) or not {"name", "args", "id"}.issuperset(call):
-            return Unknown("function_call", "unknown function_call fields")
+            return Unmapped("function_call", "unknown function_call fields")
         name, args, call_id = call.get("name"), call.get("args", {}), call.get("id")
         if not (isinstance(name, str) and isinstance(args, Mapping)):
-            return Unknown("function_call", "a call needs a name and an args object")
+            return Unmapped("function_call", "a call needs a name and an args object")
         if not isinstance(call_id, str | None):
-            return Unknown("function_call.id", "an id is text")
+            return Unmapped("function_call.id", "an id is text")
         try:
             arguments = json.dumps(args, ensure_ascii=False, allow_nan=False)
         except (TypeError, ValueError, RecursionError):
-            return Unknown("function_call.args", "args must be a JSON object")
+            return Unmapped("function_call.args", "args must be a JSON object")
         tool_call = ToolCall(
             name,
             arguments,
@@ -160,7 +161,7 @@ class _Importer:
         self.open.append(tool_call)
         return tool_call
 
-    def _model(self, parts: Sequence[Part]) -> list[Message] | Unknown:
+    def _model(self, parts: Sequence[Part]) -> list[Message] | Unmapped:
         """Segments of thought parts, at most one text part, then calls: one message each; an
         empty text part that ends the turn after calls goes with them (``TEXT_AFTER_CALLS``)."""
         out: list[Message] = []
@@ -184,7 +185,7 @@ class _Importer:
                 if turn_calls == 0:
                     self.open = []  # a new call turn: earlier calls are no longer answered
                 call = self._call(parts[position], turn_calls)
-                if isinstance(call, Unknown):
+                if isinstance(call, Unmapped):
                     return call
                 calls.append(call)
                 position += 1
@@ -213,42 +214,26 @@ class _Importer:
             )
         return out
 
-    def _content(self, content: Any) -> list[Message] | Unknown:
+    def read(self, content: Any) -> list[Message] | Unmapped:
         role = content.get("role") if isinstance(content, Mapping) else None
         if not isinstance(role, str) or role not in ROLE_KINDS:
-            return Unknown("role", f"unknown role {role!r}")
+            return Unmapped("role", f"unknown role {role!r}")
         if not {"role", "parts"}.issuperset(content):
             unknown = sorted(map(str, set(content) - {"role", "parts"}))
-            return Unknown("role", f"unknown content fields {unknown}")
+            return Unmapped("role", f"unknown content fields {unknown}")
         raw_parts = content.get("parts")
         if not isinstance(raw_parts, list) or not raw_parts:
-            return Unknown("parts", "parts must be a non-empty list")
+            return Unmapped("parts", "parts must be a non-empty list")
         parts: list[Part] = []
         for position, raw in enumerate(raw_parts):
             part = snake_part(raw, f"parts[{position}]")
-            if isinstance(part, Unknown):
+            if isinstance(part, Unmapped):
                 return part
             problem = part_problem(role, part, position)
             if problem is not None:
                 return problem
             parts.append(part)
         return self._user(parts) if role == "user" else self._model(parts)
-
-    def add(self, content: Any, index: int) -> None:
-        try:
-            messages = self._content(content)
-        except InvalidMessageError as error:  # a bad image: the same error, naming the index
-            raise error.at(index) from error
-        if not isinstance(messages, Unknown):
-            self.out.extend(messages)
-        elif self.strict_mode:
-            raise InvalidMessageError(
-                f"Gemini content cannot be imported: {messages.reason}",
-                index=index,
-                field=messages.field,
-            )
-        else:
-            self.out.append(MessageEnvelope(content))
 
     def add_system(self, system: str | Mapping[str, Any] | Sequence[Any]) -> None:
         if isinstance(system, str):

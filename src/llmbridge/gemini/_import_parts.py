@@ -3,7 +3,7 @@
 Each part is checked and brought to the SDK's snake_case names first (the REST API and other
 tools write ``functionCall``, ``inlineData``, ``thoughtSignature``...; both spellings read
 alike), then its media and results are read. A part that has no neutral form gives an
-``Unknown`` (why, and where), never an exception: the importer makes the content an envelope
+``Unmapped`` (why, and where), never an exception: the importer makes the content an envelope
 (lenient) or raises ``InvalidMessageError`` naming its index (strict).
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from llmbridge import (
@@ -25,10 +24,10 @@ from llmbridge import (
     Role,
     TextMessage,
 )
+from llmbridge.kit import Unmapped
 
 __all__ = [
     "Part",
-    "Unknown",
     "decoded_base64",
     "media",
     "merged_model_contents",
@@ -39,14 +38,6 @@ __all__ = [
 ]
 
 Part = Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Unknown:
-    """Why one content has no neutral mapping (it becomes an envelope, or raises)."""
-
-    field: str
-    reason: str
 
 
 # The camelCase names of the part fields the importer reads (REST API JSON), by snake_case
@@ -84,7 +75,7 @@ ROLE_KINDS: Final[Mapping[str, frozenset[str]]] = {
 }
 
 
-def _snake_keys(record: Mapping[Any, Any], where: str) -> Mapping[Any, Any] | Unknown:
+def _snake_keys(record: Mapping[Any, Any], where: str) -> Mapping[Any, Any] | Unmapped:
     """``record`` with its camelCase field names in snake_case (itself when it has none)."""
     if not any(key in _SNAKE for key in record if isinstance(key, str)):
         return record
@@ -92,20 +83,20 @@ def _snake_keys(record: Mapping[Any, Any], where: str) -> Mapping[Any, Any] | Un
     for key, value in record.items():
         name = _SNAKE.get(key, key) if isinstance(key, str) else key
         if name in out:
-            return Unknown(where, f"both spellings of {name!r}")
+            return Unmapped(where, f"both spellings of {name!r}")
         out[name] = value
     return out
 
 
-def snake_part(part: Any, where: str) -> Part | Unknown:
+def snake_part(part: Any, where: str) -> Part | Unmapped:
     """One part (at ``where``) with snake_case field names at every level the importer reads:
     the part, its ``function_call`` / ``function_response`` / ``inline_data`` / ``file_data``
     record and the media parts of a ``function_response`` (never inside ``args`` or
-    ``response``, which are user data). A part that is not an object is ``Unknown``."""
+    ``response``, which are user data). A part that is not an object is ``Unmapped``."""
     if not isinstance(part, Mapping):
-        return Unknown(where, f"a part must be an object, got {type(part).__name__}")
+        return Unmapped(where, f"a part must be an object, got {type(part).__name__}")
     snaked = _snake_keys(part, where)
-    if isinstance(snaked, Unknown):
+    if isinstance(snaked, Unmapped):
         return snaked
     changed = snaked is not part
     out = dict(snaked)
@@ -114,11 +105,11 @@ def snake_part(part: Any, where: str) -> Part | Unknown:
         if not isinstance(record, Mapping):
             continue  # reported by part_problem and the readers, with the field named
         inner = _snake_keys(record, f"{where}.{name}")
-        if isinstance(inner, Unknown):
+        if isinstance(inner, Unmapped):
             return inner
         if name == "function_response" and isinstance(inner.get("parts"), list):
             items = [snake_part(item, f"{where}.{name}.parts") for item in inner["parts"]]
-            bad = next((item for item in items if isinstance(item, Unknown)), None)
+            bad = next((item for item in items if isinstance(item, Unmapped)), None)
             if bad is not None:
                 return bad
             if any(new is not old for new, old in zip(items, inner["parts"], strict=True)):
@@ -133,17 +124,17 @@ def _kind(part: Part) -> str | None:
     return next((kind for kind in _PART_KEYS if kind in part), None)
 
 
-def part_problem(role: str, part: Part, position: int) -> Unknown | None:
+def part_problem(role: str, part: Part, position: int) -> Unmapped | None:
     """Why ``part`` (snake_case) cannot be a part of a ``role`` content, or ``None``."""
     kind = _kind(part)
     if kind is None or kind not in ROLE_KINDS[role] or not _PART_KEYS[kind].issuperset(part):
-        return Unknown(f"parts[{position}]", f"unknown {role} part {sorted(map(str, part))}")
+        return Unmapped(f"parts[{position}]", f"unknown {role} part {sorted(map(str, part))}")
     if kind == "text" and not isinstance(part["text"], str):
-        return Unknown(f"parts[{position}].text", "text must be a string")
+        return Unmapped(f"parts[{position}].text", "text must be a string")
     if (part.get("thought") and role != "model") or part.get("thought") not in (None, True):
-        return Unknown(f"parts[{position}].thought", "thought: true only on model text")
+        return Unmapped(f"parts[{position}].thought", "thought: true only on model text")
     if not isinstance(part.get("thought_signature", ""), str):
-        return Unknown(f"parts[{position}].thought_signature", "a signature is base64 text")
+        return Unmapped(f"parts[{position}].thought_signature", "a signature is base64 text")
     return None
 
 
@@ -161,18 +152,18 @@ _DOCUMENT_TYPES: Final = frozenset({"application/pdf", "text/plain"})
 Media = ImageMessage | DocumentMessage | AudioMessage
 
 
-def _inline(blob: Any) -> Media | Unknown:
+def _inline(blob: Any) -> Media | Unmapped:
     if not (isinstance(blob, Mapping) and set(blob) == {"mime_type", "data"}):
-        return Unknown("inline_data", "inline_data needs exactly mime_type and data")
+        return Unmapped("inline_data", "inline_data needs exactly mime_type and data")
     mime, data = blob["mime_type"], blob["data"]
     if not (isinstance(mime, str) and isinstance(data, str)):
-        return Unknown("inline_data", "mime_type and data must be text")
+        return Unmapped("inline_data", "mime_type and data must be text")
     kind = mime.partition("/")[0]
     if kind not in ("image", "audio") and mime not in _DOCUMENT_TYPES:
-        return Unknown("inline_data", f"no neutral form for inline {mime!r}")
+        return Unmapped("inline_data", f"no neutral form for inline {mime!r}")
     raw = decoded_base64(data)
     if raw is None:
-        return Unknown("inline_data.data", "data is not base64")
+        return Unmapped("inline_data.data", "data is not base64")
     if kind == "image":
         return ImageMessage(Role.USER, data=raw, media_type=mime)
     if kind == "audio":
@@ -180,51 +171,51 @@ def _inline(blob: Any) -> Media | Unknown:
     return DocumentMessage(Role.USER, data=raw, media_type=mime)
 
 
-def _file(file_data: Any) -> Media | Unknown:
+def _file(file_data: Any) -> Media | Unmapped:
     if isinstance(file_data, Mapping) and set(file_data) <= {"file_uri", "mime_type"}:
         uri, mime = file_data.get("file_uri"), file_data.get("mime_type")
         if not (isinstance(uri, str) and (mime is None or isinstance(mime, str))):
-            return Unknown("file_data", "file_uri and mime_type must be text")
+            return Unmapped("file_data", "file_uri and mime_type must be text")
         if mime is None or mime.startswith("image/"):
             return ImageMessage(Role.USER, uri, media_type=mime)
         if mime in _DOCUMENT_TYPES:
             return DocumentMessage(Role.USER, uri, media_type=mime)
-    return Unknown("file_data", "only image and document file_data have a neutral form")
+    return Unmapped("file_data", "only image and document file_data have a neutral form")
 
 
-def media(part: Part) -> Media | Unknown:
+def media(part: Part) -> Media | Unmapped:
     """An ``inline_data`` or ``file_data`` part as an image, document or audio message; media
-    the neutral model refuses (empty bytes, a bad URL) are ``Unknown``."""
+    the neutral model refuses (empty bytes, a bad URL) are ``Unmapped``."""
     try:
         return _inline(part["inline_data"]) if "inline_data" in part else _file(part["file_data"])
     except InvalidMessageError as error:
-        return Unknown("inline_data" if "inline_data" in part else "file_data", error.reason)
+        return Unmapped("inline_data" if "inline_data" in part else "file_data", error.reason)
 
 
 ResultPart = TextMessage | ImageMessage | DocumentMessage
 
 
-def result_parts(text: str, parts: Any) -> str | tuple[ResultPart, ...] | Unknown:
+def result_parts(text: str, parts: Any) -> str | tuple[ResultPart, ...] | Unmapped:
     """A response's result: its text, or text and media parts (``function_response.parts``)."""
     if parts is None:
         return text
     if not isinstance(parts, list) or not parts:
-        return Unknown("function_response.parts", "parts must be a non-empty list")
+        return Unmapped("function_response.parts", "parts must be a non-empty list")
     items: list[ResultPart] = [TextMessage(Role.TOOL, text)] if text else []
     for part in parts:
         kinds = set(part) if isinstance(part, Mapping) else set()
         if len(kinds) != 1 or not kinds <= {"inline_data", "file_data"}:
-            return Unknown("function_response.parts", "a part holds one inline_data or file_data")
+            return Unmapped("function_response.parts", "a part holds one inline_data or file_data")
         item = media(part)
-        if isinstance(item, Unknown):
+        if isinstance(item, Unmapped):
             return item
         if isinstance(item, AudioMessage):
-            return Unknown("function_response.parts", "a tool result holds no audio")
+            return Unmapped("function_response.parts", "a tool result holds no audio")
         items.append(item)
     return tuple(items)
 
 
-def user_content(parts: Sequence[Part]) -> Message | Unknown:
+def user_content(parts: Sequence[Part]) -> Message | Unmapped:
     """User parts other than responses: one text or media message, or a multimodal one."""
     items: list[TextMessage | Media] = []
     for part in parts:
@@ -232,7 +223,7 @@ def user_content(parts: Sequence[Part]) -> Message | Unknown:
             items.append(TextMessage(Role.USER, part["text"]))
             continue
         item = media(part)
-        if isinstance(item, Unknown):
+        if isinstance(item, Unmapped):
             return item
         items.append(item)
     return items[0] if len(items) == 1 else MultiModalMessage(Role.USER, items)

@@ -59,6 +59,7 @@ from llmbridge.kit._checks import (
 from llmbridge.kit._connector import MessageConnector
 from llmbridge.kit._conversation import PreparedConversation, prepare_conversation
 from llmbridge.kit._dispatch import MessageDispatcher
+from llmbridge.kit._importing import TurnImporter, Unmapped
 from llmbridge.kit._names import NAME_PATTERN, sanitize_identifier, shorten_identifier
 from llmbridge.kit._notes import NoteKind, NoteLog, NoteRecorder, log_notes
 from llmbridge.kit._providers import (
@@ -125,6 +126,8 @@ __all__ = [
     "ToolIdRule",
     "ToolResult",
     "ToolResultPart",
+    "TurnImporter",
+    "Unmapped",
     "api_error_for_status",
     "api_error_text",
     "apply_name_policy",

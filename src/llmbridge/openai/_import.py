@@ -11,7 +11,6 @@ import base64
 import binascii
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from llmbridge import (
@@ -28,7 +27,7 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge.kit import ToolResultPart
+from llmbridge.kit import ToolResultPart, Unmapped
 from llmbridge.openai._media import MEDIA_PLACEHOLDER
 
 __all__ = ["from_openai_messages"]
@@ -39,22 +38,14 @@ _Media = ImageMessage | DocumentMessage | AudioMessage
 _LABEL: Final = re.compile(r"\[result of (.+)\]", re.S)
 
 
-@dataclass(frozen=True, slots=True)
-class _Unknown:
-    """Why one request message has no neutral mapping (it becomes an envelope, or raises)."""
-
-    field: str
-    reason: str
-
-
-def _image(part: Mapping[str, Any], from_: str | None) -> ImageMessage | _Unknown:
+def _image(part: Mapping[str, Any], from_: str | None) -> ImageMessage | Unmapped:
     image_url = part.get("image_url")
     if not isinstance(image_url, Mapping) or not isinstance(image_url.get("url"), str):
-        return _Unknown("image_url", "an image_url part needs an image_url.url string")
+        return Unmapped("image_url", "an image_url part needs an image_url.url string")
     return ImageMessage(Role.USER, image_url["url"], from_, detail=image_url.get("detail"))
 
 
-def _file(part: Mapping[str, Any], from_: str | None) -> DocumentMessage | _Unknown:
+def _file(part: Mapping[str, Any], from_: str | None) -> DocumentMessage | Unmapped:
     file = part.get("file")
     if isinstance(file, Mapping) and set(file) == {"file_id"} and isinstance(file["file_id"], str):
         # to_openai sends an OpenAI file reference only for a PDF (API.md 19.7).
@@ -62,31 +53,31 @@ def _file(part: Mapping[str, Any], from_: str | None) -> DocumentMessage | _Unkn
             Role.USER, None, from_, file_id=file["file_id"], file_provider="openai"
         )
     if not isinstance(file, Mapping) or not isinstance(file.get("file_data"), str):
-        return _Unknown("file", "a file part needs file.file_data or only a file.file_id")
+        return Unmapped("file", "a file part needs file.file_data or only a file.file_id")
     filename = file.get("filename")
     if not (filename is None or isinstance(filename, str)) or set(file) - {"file_data", "filename"}:
-        return _Unknown("file", "a file part holds only file_data and a filename")
+        return Unmapped("file", "a file part holds only file_data and a filename")
     return DocumentMessage(Role.USER, file["file_data"], from_, filename=filename)
 
 
-def _audio(part: Mapping[str, Any], from_: str | None) -> AudioMessage | _Unknown:
+def _audio(part: Mapping[str, Any], from_: str | None) -> AudioMessage | Unmapped:
     audio = part.get("input_audio")
     data = audio.get("data") if isinstance(audio, Mapping) else None
     audio_format = audio.get("format") if isinstance(audio, Mapping) else None
     media_type = _AUDIO_TYPES.get(audio_format) if isinstance(audio_format, str) else None
     if not isinstance(data, str) or media_type is None:
-        return _Unknown("input_audio", "an input_audio part needs base64 data and a format")
+        return Unmapped("input_audio", "an input_audio part needs base64 data and a format")
     try:
         decoded = base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
-        return _Unknown("input_audio", "undecodable base64 audio data")
+        return Unmapped("input_audio", "undecodable base64 audio data")
     return AudioMessage(Role.USER, from_, data=decoded, media_type=media_type)
 
 
 _MEDIA_PARTS: Final = {"image_url": _image, "file": _file, "input_audio": _audio}
 
 
-def _user_parts(parts: Sequence[Any], from_: str | None) -> Message | _Unknown:
+def _user_parts(parts: Sequence[Any], from_: str | None) -> Message | Unmapped:
     items: list[TextMessage | _Media] = []
     for position, part in enumerate(parts):
         kind = part.get("type") if isinstance(part, Mapping) else None
@@ -96,17 +87,17 @@ def _user_parts(parts: Sequence[Any], from_: str | None) -> Message | _Unknown:
         elif media is not None:
             # The sender goes on the message, not on its items (unless the item is alone).
             item = media(part, from_ if len(parts) == 1 else None)
-            if isinstance(item, _Unknown):
+            if isinstance(item, Unmapped):
                 return item
             items.append(item)
         else:
-            return _Unknown(f"content[{position}]", f"unknown content part type {kind!r}")
+            return Unmapped(f"content[{position}]", f"unknown content part type {kind!r}")
     if len(items) == 1 and not isinstance(items[0], TextMessage):
         return items[0]
     return MultiModalMessage(Role.USER, items, from_)
 
 
-def _tool_calls(calls: Any) -> tuple[ToolCall, ...] | _Unknown:
+def _tool_calls(calls: Any) -> tuple[ToolCall, ...] | Unmapped:
     out: list[ToolCall] = []
     for position, call in enumerate(calls):
         function = call.get("function") if isinstance(call, Mapping) else None
@@ -117,7 +108,7 @@ def _tool_calls(calls: Any) -> tuple[ToolCall, ...] | _Unknown:
             or not isinstance(function.get("arguments"), str)
             or not isinstance(call.get("id"), str)
         ):
-            return _Unknown(f"tool_calls[{position}]", "not a function tool call")
+            return Unmapped(f"tool_calls[{position}]", "not a function tool call")
         out.append(ToolCall(function["name"], function["arguments"], tool_call_id=call["id"]))
     return tuple(out)
 
@@ -169,58 +160,58 @@ class _Importer:
         self.out: list[Message] = []
         self.calls: dict[str, ToolCall] = {}
 
-    def _assistant(self, message: Mapping[str, Any]) -> Message | _Unknown:
+    def _assistant(self, message: Mapping[str, Any]) -> Message | Unmapped:
         content = message.get("content")
         calls = message.get("tool_calls")
         if calls:
             if content is not None and not isinstance(content, str):
-                return _Unknown("content", "assistant content must be text")
+                return Unmapped("content", "assistant content must be text")
             parsed = _tool_calls(calls)
-            if isinstance(parsed, _Unknown):
+            if isinstance(parsed, Unmapped):
                 return parsed
             self.calls.update((call.tool_call_id or "", call) for call in parsed)
             return ToolCallMessage(parsed, from_=self.agent_name, content=content or None)
         if not isinstance(content, str):
-            return _Unknown("content", "assistant content must be text")
+            return Unmapped("content", "assistant content must be text")
         name = message.get("name")
         if name is None:
             return TextMessage(Role.ASSISTANT, content)
         return TextMessage(Role.ASSISTANT, content, from_=name)
 
-    def _result(self, message: Mapping[str, Any]) -> ToolCall | _Unknown:
+    def _result(self, message: Mapping[str, Any]) -> ToolCall | Unmapped:
         call_id = message.get("tool_call_id")
         content = message.get("content")
         call = self.calls.get(call_id) if isinstance(call_id, str) else None
         if call is None or not isinstance(content, str):
-            return _Unknown("tool_call_id", "a tool message must answer an earlier tool call")
+            return Unmapped("tool_call_id", "a tool message must answer an earlier tool call")
         return ToolCall(
             call.function_name, call.function_arguments, tool_call_id=call_id, result=content
         )
 
-    def _message(self, message: Any) -> Message | ToolCall | _Unknown:
+    def _message(self, message: Any) -> Message | ToolCall | Unmapped:
         if not isinstance(message, Mapping):
-            return _Unknown("role", "a request message must be a dict")
+            return Unmapped("role", "a request message must be a dict")
         role = message.get("role")
         if role == "assistant":
             return self._assistant(message)
         if role == "tool":
             return self._result(message)
         if role not in _TEXT_ROLES:
-            return _Unknown("role", f"unknown role {role!r}")
+            return Unmapped("role", f"unknown role {role!r}")
         name = message.get("name")
         content = message.get("content")
         if isinstance(content, str):
             return TextMessage(_TEXT_ROLES[role], content, from_=name)
         if role == "user" and isinstance(content, list) and content:
             return _user_parts(content, name)
-        return _Unknown("content", f"unknown {role} content")
+        return Unmapped("content", f"unknown {role} content")
 
     def add(self, message: Any, index: int) -> None:
         try:
             item = self._message(message)
         except InvalidMessageError as error:  # a bad image: the same error, naming the index
             raise error.at(index) from error
-        if isinstance(item, _Unknown):
+        if isinstance(item, Unmapped):
             if self.strict_mode:
                 raise InvalidMessageError(
                     f"OpenAI request message {index} cannot be imported: {item.reason}",

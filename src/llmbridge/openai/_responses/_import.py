@@ -25,6 +25,7 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
+from llmbridge.kit import Unmapped
 from llmbridge.openai._responses._input_parts import part_message, reasoning_of, user_parts
 from llmbridge.openai._responses._items import CALL_CONTEXT, PROVIDER
 from llmbridge.openai._responses._replayed import replayed_form
@@ -40,27 +41,19 @@ _OUTPUT: Final = frozenset({"type", "call_id", "output"})
 _REASONING: Final = frozenset({"type", "id", "summary", "encrypted_content"})
 
 
-@dataclass(frozen=True, slots=True)
-class _Unknown:
-    """Why one item has no neutral mapping (it becomes an envelope, or raises in strict mode)."""
-
-    field: str
-    reason: str
-
-
-def _extra_key(item: Mapping[str, Any], keys: frozenset[str], what: str) -> _Unknown | None:
+def _extra_key(item: Mapping[str, Any], keys: frozenset[str], what: str) -> Unmapped | None:
     extra = sorted(str(key) for key in set(item) - keys)
     if extra:
-        return _Unknown(extra[0], f"a {what} with key {extra[0]!r} is not one llmbridge writes")
+        return Unmapped(extra[0], f"a {what} with key {extra[0]!r} is not one llmbridge writes")
     return None
 
 
 def _not_text(
     item: Mapping[str, Any], *keys: str, optional: tuple[str, ...] = ()
-) -> _Unknown | None:
+) -> Unmapped | None:
     for key in (*keys, *optional):
         if (key in keys or key in item) and not isinstance(item.get(key), str):
-            return _Unknown(key, f"{key} must be a string")
+            return Unmapped(key, f"{key} must be a string")
     return None
 
 
@@ -104,23 +97,23 @@ def _media_problem(part: Mapping[str, Any], *, in_output: bool) -> bool:
     )
 
 
-def _parts_problem(content: object, field: str, *, in_output: bool) -> _Unknown | None:
+def _parts_problem(content: object, field: str, *, in_output: bool) -> Unmapped | None:
     if not isinstance(content, list) or not content:
-        return _Unknown(field, f"{field} is a string or a non-empty list of parts")
+        return Unmapped(field, f"{field} is a string or a non-empty list of parts")
     for position, part in enumerate(content):
         if _is_text_part(part, "input_text"):
             continue
         if not isinstance(part, Mapping) or _media_problem(part, in_output=in_output):
             kind = part.get("type") if isinstance(part, Mapping) else None
-            return _Unknown(f"{field}[{position}]", f"unknown part {kind!r}")
+            return Unmapped(f"{field}[{position}]", f"unknown part {kind!r}")
     return None
 
 
-def _user_problem(content: object) -> _Unknown | None:
+def _user_problem(content: object) -> Unmapped | None:
     return _parts_problem(content, "content", in_output=False)
 
 
-def _output_message_problem(item: Mapping[str, Any]) -> _Unknown | None:
+def _output_message_problem(item: Mapping[str, Any]) -> Unmapped | None:
     content = item.get("content")
     part = content[0] if isinstance(content, list) and len(content) == 1 else None
     if (
@@ -131,38 +124,38 @@ def _output_message_problem(item: Mapping[str, Any]) -> _Unknown | None:
         or part["annotations"] != []
         or not isinstance(part["text"], str)
     ):
-        return _Unknown("content", "an output message is one output_text part, completed")
+        return Unmapped("content", "an output message is one output_text part, completed")
     return _not_text(item, "id", optional=("phase",))
 
 
-def _reasoning_problem(item: Mapping[str, Any]) -> _Unknown | None:
+def _reasoning_problem(item: Mapping[str, Any]) -> Unmapped | None:
     summary = item.get("summary")
     if not isinstance(summary, list) or not all(
         _is_text_part(part, "summary_text") for part in summary
     ):
-        return _Unknown("summary", "a reasoning summary is a list of summary_text parts")
+        return Unmapped("summary", "a reasoning summary is a list of summary_text parts")
     return _not_text(item, "id", optional=("encrypted_content",))
 
 
-def _call_context_problem(item: Mapping[str, Any]) -> _Unknown | None:
+def _call_context_problem(item: Mapping[str, Any]) -> Unmapped | None:
     caller = item.get("caller")
     if caller is not None and not (
         isinstance(caller, Mapping) and all(isinstance(value, str) for value in caller.values())
     ):
-        return _Unknown("caller", "a caller is an object of text fields")
+        return Unmapped("caller", "a caller is an object of text fields")
     if "async" in item and not isinstance(item["async"], bool):
-        return _Unknown("async", "async must be true or false")
+        return Unmapped("async", "async must be true or false")
     return None
 
 
-def _problem(item: Any) -> _Unknown | None:
+def _problem(item: Any) -> Unmapped | None:
     """Why ``item`` is not in a form ``to_openai_responses`` writes, or ``None``."""
     if not isinstance(item, Mapping):
-        return _Unknown("type", "an input item must be a dict")
+        return Unmapped("type", "an input item must be a dict")
     kind, role = item.get("type"), item.get("role")
     for key, value in (("type", kind), ("role", role)):
         if value is not None and not isinstance(value, str):
-            return _Unknown(key, f"{key} must be a string, got {type(value).__name__}")
+            return Unmapped(key, f"{key} must be a string, got {type(value).__name__}")
     if role == "assistant":
         if isinstance(item.get("content"), str):
             return _extra_key(item, _PLAIN_ASSISTANT, "assistant message") or _not_text(
@@ -189,12 +182,12 @@ def _problem(item: Any) -> _Unknown | None:
             )
         )
     if kind is not None or role not in _TEXT_ROLES or set(item) != {"role", "content"}:
-        return _Unknown("type", f"an item of type {kind!r} and role {role!r} is not imported")
+        return Unmapped("type", f"an item of type {kind!r} and role {role!r} is not imported")
     content = item["content"]
     if isinstance(content, str):
         return None
     if role != "user":
-        return _Unknown("content", f"{role} content must be a string")
+        return Unmapped("content", f"{role} content must be a string")
     return _user_problem(content)
 
 
@@ -302,7 +295,7 @@ class _Importer:
         call_id = item["call_id"]
         call = self.calls.get(call_id)
         if call is None:
-            unknown = _Unknown("call_id", "a function_call_output must answer an earlier call")
+            unknown = Unmapped("call_id", "a function_call_output must answer an earlier call")
             self._unknown(item, index, unknown)
             return
         output = item["output"]
@@ -317,7 +310,7 @@ class _Importer:
         else:
             self.out.append(ToolCallResultMessage((result,)))
 
-    def _unknown(self, item: Any, index: int, unknown: _Unknown) -> None:
+    def _unknown(self, item: Any, index: int, unknown: Unmapped) -> None:
         if self.strict_mode:
             raise InvalidMessageError(
                 f"OpenAI Responses input item {index} cannot be imported: {unknown.reason}",
@@ -331,7 +324,7 @@ class _Importer:
         self._close_turn()
         pending, self.pending = self.pending, []
         for index, item in pending:
-            self._unknown(item, index, _Unknown("type", "a reasoning item needs a following item"))
+            self._unknown(item, index, Unmapped("type", "a reasoning item needs a following item"))
 
     def add(self, item: Any, index: int) -> None:
         """Read input item ``index`` (an SDK dump of an output item as its minimal form)."""
