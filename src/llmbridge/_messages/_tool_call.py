@@ -163,6 +163,10 @@ def structured_text(result: Mapping[str, Any]) -> str:
 def text_or_parts(result: ToolResult) -> str | tuple[ToolResultPart, ...]:
     """A result as a wing whose tool results are text or parts sends it: a structured result
     as its ``structured_text``; text and parts as they are."""
+    # Text and parts by their exact type first: the Mapping ABC's isinstance cost a tenth of
+    # a to_openai_responses conversion when it came first.
+    if type(result) is str or type(result) is tuple:
+        return result
     if isinstance(result, Mapping):
         return structured_text(result)
     return result
@@ -176,7 +180,7 @@ def result_text(result: ToolResult | None) -> str | None:
     """
     if result is None or isinstance(result, str):
         return result
-    if isinstance(result, Mapping):
+    if type(result) is not tuple and isinstance(result, Mapping):
         return structured_text(result)
     texts = [part.content for part in result if isinstance(part, TextMessage)]
     return "\n".join(texts) if texts else None
@@ -190,7 +194,7 @@ def split_result(result: ToolResult) -> tuple[str | None, tuple[MediaPart, ...]]
     """
     if isinstance(result, str):
         return result, ()
-    if isinstance(result, Mapping):
+    if type(result) is not tuple and isinstance(result, Mapping):
         return structured_text(result), ()
     media = tuple(part for part in result if isinstance(part, ImageMessage | DocumentMessage))
     return result_text(result), media

@@ -260,10 +260,10 @@ class Converter(MessageDispatcher):
             )
         parts = self._thoughts(message.reasoning, index) if message.reasoning else []
         provider = self.provider
-        entry = message.provider_data.get(provider)
-        signed = isinstance(entry, Mapping) and entry.get("thought_signature") is not None
+        own = message.provider_data.get(provider)
+        signed = isinstance(own, Mapping) and own.get("thought_signature") is not None
         if message.content or signed:
-            text = self._model_text(message.content or "", entry, index)
+            text = self._model_text(message.content or "", own, index)
             if text is not None:
                 parts.append(text)
         calls: list[dict[str, Any]] = []
@@ -286,9 +286,9 @@ class Converter(MessageDispatcher):
                 if signature is not None:
                     part["thought_signature"] = signature
             parts.append(part)
-        own = message.provider_data.get(provider)
-        after = own.get(TEXT_AFTER_CALLS) if isinstance(own, Mapping) else None
-        if isinstance(after, Mapping):
+        # The message's own entry was read above: most call messages have none.
+        after = own.get(TEXT_AFTER_CALLS) if own is not None and isinstance(own, Mapping) else None
+        if after is not None and isinstance(after, Mapping):
             parts.append(self._text_after_calls(after, index))
         self.sink.add_calls(parts, calls, index)
 
