@@ -21,6 +21,7 @@ from importlib.metadata import version
 from benchmarks.convert import conversation_for, conversion_cases, run_conversion
 from benchmarks.documents import run_document_memory
 from benchmarks.ids import ROUNDS, run_id_repair
+from benchmarks.interleaved import CONVERSATIONS, MESSAGES, run_interleaved
 from benchmarks.memory import run_memory
 from benchmarks.percall import PATHS, WINGS, per_call_contenders, run_per_call
 from benchmarks.repeat import TURNS, run_repeat
@@ -28,6 +29,7 @@ from benchmarks.report import (
     conversion_table,
     document_memory_table,
     id_repair_table,
+    interleaved_table,
     memory_table,
     per_call_table,
     repeat_table,
@@ -42,6 +44,7 @@ from benchmarks.tracing import run_tracing
 
 _BENCHMARKS = (
     "convert",
+    "interleaved",
     "repeat",
     "streams",
     "memory",
@@ -82,6 +85,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--conversions", type=int, default=CONVERSIONS, help="conversions per wing (soak)"
+    )
+    parser.add_argument(
+        "--interleaved",
+        type=int,
+        nargs=2,
+        default=[CONVERSATIONS, MESSAGES],
+        metavar=("CONVERSATIONS", "MESSAGES"),
+        help="conversations through one connector, and their length (interleaved)",
     )
     parser.add_argument(
         "--turns", type=int, nargs="+", default=list(TURNS), help="history lengths (repeat)"
@@ -192,6 +203,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         report.show(
             f"Conversion of a {args.messages:,}-message mixed conversation",
             conversion_table(run_conversion(args.messages, settings)),
+            _conversion_profile,
+        )
+    if "interleaved" in chosen:
+        conversations, messages = args.interleaved
+        report.show(
+            f"{conversations:,} conversations of {messages:,} messages interleaved through one "
+            "connector, each sent again in turn",
+            interleaved_table(run_interleaved(conversations, messages, settings)),
             _conversion_profile,
         )
     if "repeat" in chosen:

@@ -2,9 +2,10 @@
 against hand-written floors, same run.
 
 The library functions run as a user calls them (lenient, every validation and note on, the
-pairing step on), on a history sent again, as an agent loop sends it each turn (the kit goes on
-from its kept pairing scan of those messages: the figure the target judges); the "first
-conversion" column times the same call with no kept scan. Before timing, each library result
+pairing step on), on a history sent again, as an agent loop sends it each turn through one
+connector (the kit goes on from the connector's kept pairing scan of those messages, a
+``ScanCache``: the figure the target judges); the "first conversion" column times the same call
+with a cache that has not seen the history. Before timing, each library result
 is checked equal to its floor's. Gemini converts the shared conversation with a user turn first
 (``benchmarks.gemini.gemini_conversation``).
 """
@@ -24,7 +25,7 @@ from benchmarks.timing import Settings, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import to_anthropic
 from llmbridge.gemini import to_gemini
-from llmbridge.kit import clear_recent_scans
+from llmbridge.kit import ScanCache
 from llmbridge.openai import to_openai, to_openai_responses
 
 __all__ = [
@@ -63,29 +64,31 @@ class ConversionResult:
         return None if self.first_us is None else self.first_us / self.floor_us
 
 
-def _openai_library(messages: Sequence[Message]) -> object:
-    return to_openai(messages, agent_name=AGENT).messages
+_SCANS: Final = ScanCache()
+"""The kept scans of the library conversions, as a connector owns them."""
 
 
-def _responses_library(messages: Sequence[Message]) -> object:
-    return to_openai_responses(messages, agent_name=AGENT).input
+def _openai_library(messages: Sequence[Message], scans: ScanCache = _SCANS) -> object:
+    return to_openai(messages, agent_name=AGENT, scans=scans).messages
 
 
-def _anthropic_library(messages: Sequence[Message]) -> object:
-    request = to_anthropic(messages, agent_name=AGENT)
+def _responses_library(messages: Sequence[Message], scans: ScanCache = _SCANS) -> object:
+    return to_openai_responses(messages, agent_name=AGENT, scans=scans).input
+
+
+def _anthropic_library(messages: Sequence[Message], scans: ScanCache = _SCANS) -> object:
+    request = to_anthropic(messages, agent_name=AGENT, scans=scans)
     return request.system, request.messages
 
 
-def _gemini_library(messages: Sequence[Message]) -> object:
-    request = to_gemini(messages, agent_name=AGENT)
+def _gemini_library(messages: Sequence[Message], scans: ScanCache = _SCANS) -> object:
+    request = to_gemini(messages, agent_name=AGENT, scans=scans)
     return request.system_instruction, request.contents
 
 
 def _first_sight(library: Convert, messages: Sequence[Message]) -> object:
-    # The kit keeps the pairing scans of the last few histories and goes on from them when the
-    # same messages are sent again (an agent loop); forgetting them times a first conversion.
-    clear_recent_scans()
-    return library(messages)
+    # A cache that has not seen the history: a conversation's first conversion.
+    return library(messages, ScanCache())
 
 
 def _openai_floor(messages: Sequence[Message]) -> object:
@@ -104,7 +107,8 @@ def _gemini_floor(messages: Sequence[Message]) -> object:
     return gemini_floor(messages, AGENT)
 
 
-Convert = Callable[[Sequence[Message]], object]
+Convert = Callable[..., object]
+"""A conversion: ``(messages) -> payload``; the library's also take ``(messages, scans)``."""
 
 # The conversation each provider converts (default: the shared one).
 _CONVERSATIONS: Final[dict[str, Callable[..., list[Message]]]] = {"gemini": gemini_conversation}

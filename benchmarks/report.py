@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from benchmarks.convert import ConversionResult
 from benchmarks.documents import DocumentMemoryResult
 from benchmarks.ids import IdRepairResult
+from benchmarks.interleaved import InterleavedResult
 from benchmarks.memory import MemoryResult
 from benchmarks.percall import TARGET_PERCENT as PER_CALL_PERCENT
 from benchmarks.percall import PerCallResult
@@ -19,6 +20,7 @@ __all__ = [
     "conversion_table",
     "document_memory_table",
     "id_repair_table",
+    "interleaved_table",
     "memory_table",
     "per_call_table",
     "repeat_table",
@@ -55,6 +57,26 @@ def conversion_table(results: Sequence[ConversionResult]) -> str:
             f"<= {result.target}x: {_verdict(result.ratio, result.target)}",
             "" if result.first_us is None else f"{result.first_us:.2f}",
             "" if result.first_ratio is None else f"{result.first_ratio:.2f}x",
+        ]
+        for result in results
+    ]
+    return _table(header, rows)
+
+
+def interleaved_table(results: Sequence[InterleavedResult]) -> str:
+    """One row per provider: µs per message of a round over the interleaved conversations
+    (library, floor), the ratio and the resent-history target."""
+    header = ["conversion", "conversations", "messages each", "library µs/msg", "floor µs/msg",
+              "ratio", "target"]  # fmt: skip
+    rows = [
+        [
+            f"`to_{result.provider.replace('-', '_')}`",
+            f"{result.conversations:,}",
+            f"{result.messages:,}",
+            f"{result.library_us:.2f}",
+            f"{result.floor_us:.2f}",
+            f"{result.ratio:.2f}x",
+            f"<= {result.target}x: {_verdict(result.ratio, result.target)}",
         ]
         for result in results
     ]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import llmbridge.gemini._media as gemini_media
+import llmbridge.kit._scan_cache as scan_cache
 from benchmarks.__main__ import _closing_note, _conversion_profile, _missed, main
 from benchmarks.conversation import (
     AGENT,
@@ -21,6 +23,7 @@ from benchmarks.convert import ConversionResult, run_conversion
 from benchmarks.documents import run_document_memory
 from benchmarks.gemini import gemini_conversation, gemini_floor, gemini_stream
 from benchmarks.ids import loop_conversation, run_id_repair
+from benchmarks.interleaved import run_interleaved
 from benchmarks.memory import deep_size, lifted_inline_limit, run_memory
 from benchmarks.peers.__main__ import main as peers_main
 from benchmarks.peers.adapters import PEERS
@@ -107,6 +110,24 @@ def test_conversion_benchmark_runs_once_with_floors_matching_the_library() -> No
     ]
     assert all(result.library_us > 0 and result.floor_us > 0 for result in results)
     assert all(result.first_ratio is not None and result.first_ratio > 0 for result in results)
+
+
+def test_the_interleaved_rounds_go_on_from_the_kept_scans(monkeypatch: pytest.MonkeyPatch) -> None:
+    scans: list[int] = []
+    real = scan_cache.scan
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        scans.append(kwargs.get("start", 0))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scan_cache, "scan", watched)
+    results = run_interleaved(7, 12, ONCE)
+    assert [(result.provider, result.conversations, result.messages) for result in results] == [
+        (provider, 7, 12) for provider in ("openai", "openai-responses", "anthropic", "gemini")
+    ]
+    assert all(result.library_us > 0 and result.floor_us > 0 for result in results)
+    # Only the round that fills the cache scans: every timed round finds each history kept.
+    assert scans == [0] * 7 * 4
 
 
 def test_repeat_benchmark_measures_every_registered_wing_per_history_length() -> None:
@@ -308,7 +329,7 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
          "--calls", "1", "--fragments", "3", "--images", "1", "--image-mb", "0.01",
          "--documents", "1", "--document-mb", "0.01", "--rounds", "3", "6",
          "--turns", "4", "8", "--conversions", "10",
-         "--traced-messages", "10"]
+         "--traced-messages", "10", "--interleaved", "3", "5"]
     )  # fmt: skip
     out = capsys.readouterr().out
     rows = (
@@ -318,6 +339,7 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
         "| `to_openai` | 6 |",
         "| anthropic | stream | 10 |",
         "| `anthropic` | 8 |",
+        "| `to_gemini` | 3 | 5 |",
     )
     for row in rows:
         assert row in out
@@ -325,9 +347,9 @@ def test_main_prints_every_table_at_a_tiny_size(capsys: pytest.CaptureFixture[st
     assert out.count("| anthropic | send | 10 |") == 2  # per call and tracing
     assert "| gemini | stream | 11 |" in out  # per call
     assert "| openai-responses | send | 10 |" in out  # per call
-    # conversion, memory, documents and two id-repair rows
-    assert out.count("| `to_openai` |") == 5
-    assert out.count("| `to_gemini` |") == 5
+    # conversion, interleaved, memory, documents and two id-repair rows
+    assert out.count("| `to_openai` |") == 6
+    assert out.count("| `to_gemini` |") == 6
     assert "| `to_anthropic` | 1 x 0 MB |" in out
     assert "\nClosing note: " in out  # every missed target, or that every one was met
 

@@ -115,10 +115,12 @@ class Usage:
 class Message:
     """Base class of every neutral message.
 
-    ``from_`` is the sender's agent name (``None``: the caller, or unknown).
+    ``from_`` is the sender's agent name (``None``: the caller, or unknown). A message can be
+    referenced weakly (``weakref.ref``), as a ``kit.ScanCache`` holds the conversations it
+    keeps scans of.
     """
 
-    __slots__ = ()
+    __slots__ = ("__weakref__",)
     from_: str | None
 
     def get_content(self) -> str | None:

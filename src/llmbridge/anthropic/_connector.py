@@ -8,6 +8,7 @@ does the rest.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import ClassVar, Final
 
 from anthropic.types import (
@@ -85,7 +86,9 @@ class AnthropicMessageConnector(MessageConnector):
         """``to_anthropic`` with this connector's settings; without the pairing step (fragments,
         ``process_incoming_messages``) ``convert_each``, message by message."""
         # The two differ in the pairing step only; they take the same settings.
-        convert: Callable[..., ProviderRequest] = to_anthropic if check_pairing else convert_each
+        convert: Callable[..., ProviderRequest] = (
+            partial(to_anthropic, scans=self.scans) if check_pairing else convert_each
+        )
         return convert(
             messages,
             agent_name=agent_name,

@@ -21,6 +21,7 @@ from llmbridge.kit import (
     NoteRecorder,
     ProviderRequest,
     RawTurn,
+    ScanCache,
     ToolIdRule,
     check_name_policy,
     check_text,
@@ -109,6 +110,7 @@ def build_request(
     check_pairing: bool = True,
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
     max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
+    scans: ScanCache | None = None,
 ) -> AnthropicRequest:
     """The work of ``to_anthropic`` (kept apart so tests can watch every payload it builds)."""
     check_name_policy(name_policy)
@@ -123,6 +125,7 @@ def build_request(
         check_pairing=check_pairing,
         tool_id_rule=ID_RULE,
         raw_turn=raw_turn,
+        scans=scans,
     )
     recorder.notes.extend(prepared.notes)
     for message, index in zip(prepared.messages, prepared.indices, strict=True):
@@ -157,33 +160,35 @@ def to_anthropic(
     check_pairing: bool = True,
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
     max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
+    scans: ScanCache | None = None,
 ) -> AnthropicRequest:
     """Convert a neutral conversation into an Anthropic Messages request.
 
     ``agent_name`` names the provider agent ("self": its messages become assistant turns);
-    ``system`` is the agent's own system message, put before the SYSTEM messages' text.
-    Rules: consecutive same-role turns are merged with tool results (user) and
-    thinking (assistant) first; empty text is dropped; system text after a turn moves to the
-    top-level ``system`` (a ``"repaired"`` note), and so does trailing whitespace of a final
-    assistant text (a prefill); images are base64 (png, jpeg, gif or webp, base64 text at most
-    ``max_image_bytes`` long, ``None``: no limit) or URL sources (never downloaded); PDFs are
-    ``document`` blocks with a base64 source (base64 text at most ``max_document_bytes`` long) or
-    an http(s) URL source, text, markdown and csv documents ``document`` blocks with a
-    ``text/plain`` text source; audio is not supported; a tool result of parts becomes
-    ``tool_result`` content blocks (text, image, document); tool-call
-    arguments become ``input`` objects; real ids are kept and ids outside ``[a-zA-Z0-9_-]``
-    rewritten in call and result; function names of history calls outside
-    ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only Anthropic reasoning is sent
-    back. ``gs://`` image URLs and envelopes of a role other than ``user``, ``assistant`` and
-    ``system`` are not supported; user and assistant envelopes merge with neighbouring turns of
-    their role. A call of a reply cut off at the token limit whose arguments are no JSON object
-    is sent with ``input`` ``{}``, its cut text after the result answering it (``"repaired"``).
-    ``name_policy`` says what happens to other agents' names: ``"drop"`` (a lossy note) or
-    ``"prefix"`` (a ``"[name] "`` text block first). With ``check_pairing`` the tool-pairing step
-    runs (calls answered by the results that follow them; safe repairs first). Raises
-    ``InvalidMessageError`` for a message that breaks a rule (both modes), a pairing violation, or
-    an empty request; in strict mode also for lossy changes (``UnsupportedMessageError`` for types
-    Anthropic cannot carry). ``ValueError`` for an unknown ``name_policy``.
+    ``system`` is the agent's own system message, put before the SYSTEM messages' text. Rules:
+    consecutive same-role turns are merged with tool results (user) and thinking (assistant) first;
+    empty text is dropped; system text after a turn moves to the top-level ``system`` (a
+    ``"repaired"`` note), and so does trailing whitespace of a final assistant text (a prefill);
+    images are base64 (png, jpeg, gif or webp, base64 text at most ``max_image_bytes`` long,
+    ``None``: no limit) or URL sources (never downloaded); PDFs are ``document`` blocks with a
+    base64 source (base64 text at most ``max_document_bytes`` long) or an http(s) URL source, text,
+    markdown and csv documents ``document`` blocks with a ``text/plain`` text source; audio is not
+    supported; a tool result of parts becomes ``tool_result`` content blocks (text, image,
+    document); tool-call arguments become ``input`` objects; real ids are kept and ids outside
+    ``[a-zA-Z0-9_-]`` rewritten in call and result; function names of history calls outside
+    ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only Anthropic reasoning is sent back.
+    ``gs://`` image URLs and envelopes of a role other than ``user``, ``assistant`` and ``system``
+    are not supported; user and assistant envelopes merge with neighbouring turns of their role. A
+    call of a reply cut off at the token limit whose arguments are no JSON object is sent with
+    ``input`` ``{}``, its cut text after the result answering it (``"repaired"``). ``name_policy``
+    says what happens to other agents' names: ``"drop"`` (a lossy note) or ``"prefix"`` (a ``"[name]
+    "`` text block first). With ``check_pairing`` the tool-pairing step runs (calls answered by the
+    results that follow them; safe repairs first). ``scans`` (a ``kit.ScanCache``; a connector
+    passes its own) keeps the pairing scan, so the same history sent again with more after it is
+    scanned only past what was scanned before. Raises ``InvalidMessageError`` for a message that
+    breaks a rule (both modes), a pairing violation, or an empty request; in strict mode also for
+    lossy changes (``UnsupportedMessageError`` for types Anthropic cannot carry). ``ValueError`` for
+    an unknown ``name_policy``.
     """
     return build_request(
         messages,
@@ -194,6 +199,7 @@ def to_anthropic(
         check_pairing=check_pairing,
         max_image_bytes=max_image_bytes,
         max_document_bytes=max_document_bytes,
+        scans=scans,
     )
 
 

@@ -9,6 +9,7 @@ rest.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
+from functools import partial
 from typing import Any, ClassVar, Final
 
 from google.genai import types
@@ -142,7 +143,9 @@ class GeminiMessageConnector(MessageConnector):
         """``to_gemini`` with this connector's settings; without the pairing step (fragments,
         ``process_incoming_messages``) ``convert_each``, message by message."""
         # The two differ in the pairing step only; they take the same settings.
-        convert: Callable[..., ProviderRequest] = to_gemini if check_pairing else convert_each
+        convert: Callable[..., ProviderRequest] = (
+            partial(to_gemini, scans=self.scans) if check_pairing else convert_each
+        )
         return convert(
             messages,
             agent_name=agent_name,

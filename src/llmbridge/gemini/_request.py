@@ -21,6 +21,7 @@ from llmbridge.kit import (
     NoteRecorder,
     ProviderRequest,
     RawTurn,
+    ScanCache,
     check_name_policy,
     check_text,
     prepare_conversation,
@@ -169,35 +170,40 @@ def to_gemini(
     name_policy: NamePolicy = "drop",
     check_pairing: bool = True,
     provider: str = "gemini",
+    scans: ScanCache | None = None,
 ) -> GeminiRequest:
     """Convert a neutral conversation into a Gemini ``generateContent`` request.
 
-    ``agent_name`` names the provider agent ("self": its messages, and messages without sender
-    of role ASSISTANT, become ``model`` contents; everything else ``user``); ``system`` is the
-    agent's own system message, put before the SYSTEM messages' text in ``system_instruction``.
-    Rules: consecutive same-role contents merge (a ``"merged"`` note; parts are never combined,
-    so a signed part stays whole); function responses go in call order in one user content,
-    named after their call, ``response`` ``{"output": text}`` (``{"error": text}`` for
-    ``is_error``); ``args`` are the parsed arguments; signatures come back from
-    ``provider_data[provider]["thought_signature"]`` (calls and texts) and
-    ``Reasoning.signature`` (thought parts, only reasoning of ``provider``; other reasoning is
-    ``"omitted"``); in the current turn, a model content whose first call has no such signature
-    gets ``SKIP_THOUGHT_SIGNATURE`` on it (``"repaired"``). Images: png, jpeg and webp bytes
-    inline (20 MB per request), ``gs://`` and Files API URIs as ``file_data``; GIF and other
-    URLs are not supported (dropped with a note; strict: ``UnsupportedMessageError``). Empty
-    text is dropped (strict raises). ``name_policy``: other agents' names dropped (a lossy
-    note) or carried as a ``"[name] "`` text part first. With ``check_pairing`` the tool-pairing
-    step runs and the request must start and end with a user content. Raises
-    ``InvalidMessageError`` for a message that breaks a rule (both modes), a pairing violation,
-    a request starting or ending with a model content, or an empty request; ``ValueError`` for
-    an unknown ``name_policy``.
+    ``agent_name`` names the provider agent ("self": its messages, and messages without sender of
+    role ASSISTANT, become ``model`` contents; everything else ``user``); ``system`` is the agent's
+    own system message, put before the SYSTEM messages' text in ``system_instruction``. Rules:
+    consecutive same-role contents merge (a ``"merged"`` note; parts are never combined, so a signed
+    part stays whole); function responses go in call order in one user content, named after their
+    call, ``response`` ``{"output": text}`` (``{"error": text}`` for ``is_error``); ``args`` are the
+    parsed arguments; signatures come back from ``provider_data[provider]["thought_signature"]``
+    (calls and texts) and ``Reasoning.signature`` (thought parts, only reasoning of ``provider``;
+    other reasoning is ``"omitted"``); in the current turn, a model content whose first call has no
+    such signature gets ``SKIP_THOUGHT_SIGNATURE`` on it (``"repaired"``). Images: png, jpeg and
+    webp bytes inline (20 MB per request), ``gs://`` and Files API URIs as ``file_data``; GIF and
+    other URLs are not supported (dropped with a note; strict: ``UnsupportedMessageError``). Empty
+    text is dropped (strict raises). ``name_policy``: other agents' names dropped (a lossy note) or
+    carried as a ``"[name] "`` text part first. With ``check_pairing`` the tool-pairing step runs
+    and the request must start and end with a user content. ``scans`` (a ``kit.ScanCache``; a
+    connector passes its own) keeps the pairing scan, so the same history sent again with more after
+    it is scanned only past what was scanned before. Raises ``InvalidMessageError`` for a message
+    that breaks a rule (both modes), a pairing violation, a request starting or ending with a model
+    content, or an empty request; ``ValueError`` for an unknown ``name_policy``.
     """
     check_name_policy(name_policy)
     recorder = NoteRecorder(strict_mode)
     sink = ContentSink(recorder, _system_parts(system, recorder))
     converter = Converter(agent_name, recorder, name_policy, sink, provider)
     prepared = prepare_conversation(
-        messages, agent_name=agent_name, check_pairing=check_pairing, raw_turn=raw_turn
+        messages,
+        agent_name=agent_name,
+        check_pairing=check_pairing,
+        raw_turn=raw_turn,
+        scans=scans,
     )
     recorder.notes.extend(prepared.notes)
     for message, index in zip(prepared.messages, prepared.indices, strict=True):

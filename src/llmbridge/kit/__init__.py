@@ -73,7 +73,7 @@ from llmbridge.kit._providers import (
 )
 from llmbridge.kit._reply import ReplyParts, build_reply, partial_reply
 from llmbridge.kit._request import ProviderRequest
-from llmbridge.kit._scan import clear_recent_scans
+from llmbridge.kit._scan_cache import ScanCache, clear_recent_scans
 from llmbridge.kit._schema import STRICT_KEYWORDS, strict_json_schema
 from llmbridge.kit._speaker import (
     NamePolicy,
@@ -120,6 +120,7 @@ __all__ = [
     "RawTurn",
     "RawTurnHook",
     "ReplyParts",
+    "ScanCache",
     "Speaker",
     "StreamAggregator",
     "ToolCallAccumulator",

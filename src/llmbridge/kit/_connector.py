@@ -19,6 +19,7 @@ from llmbridge._errors import ProviderAPIError, StreamInterruptedError
 from llmbridge._messages import Message, MessageEnvelope
 from llmbridge.kit._notes import NoteLog
 from llmbridge.kit._request import ProviderRequest
+from llmbridge.kit._scan_cache import ScanCache
 from llmbridge.kit._stream import StreamAggregator
 
 __all__ = ["MessageConnector"]
@@ -29,7 +30,10 @@ class MessageConnector(ABC):
 
     A subclass sets ``provider`` (its provider tag) and implements ``convert_request``,
     ``convert_reply``, ``new_stream_aggregator``, ``is_stream_item`` and ``map_error``. The
-    constructor takes ``strict_mode`` (keyword or first positional). What the template does:
+    constructor takes ``strict_mode`` (keyword or first positional). ``scans`` is the
+    connector's ``ScanCache``: ``convert_request`` passes it to its ``to_*`` function, so each
+    conversation going through the connector is scanned only past what it was sent before.
+    What the template does:
 
     - ``invoke``: converts the conversation with the pairing step, logs the notes (each once
       per connector), wraps each payload in a ``MessageEnvelope`` that keeps the sender of the
@@ -53,6 +57,7 @@ class MessageConnector(ABC):
         self.strict_mode = strict_mode
         self.name: str = type(self).__name__
         self._note_log = NoteLog(source=self.name)
+        self.scans = ScanCache()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(strict_mode={self.strict_mode!r})"

@@ -3,8 +3,9 @@
 One scan (``_scan``) checks the conversation and notices whether anything must change: a turn
 that interrupts a tool call and its results, an id used twice in the request, an id the target's
 ``ToolIdRule`` does not accept, a call without an id. Most conversations need nothing, and the
-step runs on every request of an agent loop, so then the messages come back as they are (and
-the scan of a history sent again goes on from where the last one left off); only otherwise are
+step runs on every request of an agent loop, so then the messages come back as they are (and,
+with a ``ScanCache``, the scan of a history sent again goes on from where the last one left
+off); only otherwise are
 the repairs applied (and the result scanned again for the check).
 """
 
@@ -25,7 +26,8 @@ from llmbridge._messages import (
 )
 from llmbridge.kit._notes import ConversionNote
 from llmbridge.kit._repair import IdAssigner, move_interruptions
-from llmbridge.kit._scan import PLAIN_TURNS, REPAIR, detect_repairs, scan
+from llmbridge.kit._scan import PLAIN_TURNS, REPAIR, scan
+from llmbridge.kit._scan_cache import ScanCache, detect_repairs
 from llmbridge.kit._tool_ids import ToolIdRule
 from llmbridge.kit._turns import RawTurnHook, generic_raw_turn
 
@@ -92,6 +94,7 @@ def prepare_conversation(
     check_pairing: bool = True,
     tool_id_rule: ToolIdRule | None = None,
     raw_turn: RawTurnHook | None = None,
+    scans: ScanCache | None = None,
 ) -> PreparedConversation:
     """Run the pairing step and the tool-id mapping for one target; never mutates ``messages``.
 
@@ -106,6 +109,10 @@ def prepare_conversation(
 
     ``raw_turn`` classifies the provider's own raw messages (envelope contents); without it
     the common chat convention applies (``generic_raw_turn``). These repairs never raise.
+
+    ``scans`` keeps the pairing scan of a conversation that pairs, or needs nothing repaired,
+    so that the same messages sent again with more after them are scanned only past what was
+    scanned (an agent loop's history); without it the scan starts from the first message.
     """
     hook = raw_turn or generic_raw_turn
     given = tuple(messages)
@@ -120,7 +127,7 @@ def prepare_conversation(
             tuple(notes),
             MappingProxyType(assigner.tool_ids) if assigner.tool_ids else _NO_IDS,
         )
-    outcome, in_order = detect_repairs(given, agent_name, hook, tool_id_rule)
+    outcome, in_order = detect_repairs(given, agent_name, hook, tool_id_rule, scans)
     if outcome is not REPAIR:
         return PreparedConversation(given, in_order, violation=outcome)
     moved, indices, move_notes = move_interruptions(given, agent_name, hook)

@@ -1,17 +1,13 @@
-"""The pairing scan of ``prepare_conversation``, resumable, and the scans of recent conversations.
+"""The pairing scan of ``prepare_conversation``: one pass, resumable from a ``ScanState``.
 
-An agent loop sends the same history every turn, grown by a few messages. Neutral messages are
-immutable, so the outcome of scanning a prefix holds for as long as the same message objects
-are sent again: ``detect_repairs`` keeps the last few scans (the messages themselves, compared
-by identity, never by value) and scans only the messages after the latest kept prefix. A
-conversation that holds anything else than the exact neutral types (an envelope's dict can
-change, a subclass may) is scanned every time and never kept.
+A scan that went through every message of the exact neutral types without stopping returns the
+state it ended in, so a caller that keeps it (``ScanCache``) can go on from there when the same
+messages are sent again with more after them.
 """
 
 from __future__ import annotations
 
 import enum
-import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
@@ -34,12 +30,12 @@ from llmbridge.kit._tool_ids import ToolIdRule
 from llmbridge.kit._turns import ASSISTANT, CALL, MOVABLE, OPAQUE, RESULT, RawTurnHook, turn_kind
 
 __all__ = [
+    "IMMUTABLE",
     "PLAIN_TURNS",
     "REPAIR",
+    "START",
     "Outcome",
     "ScanState",
-    "clear_recent_scans",
-    "detect_repairs",
     "scan",
 ]
 
@@ -55,7 +51,7 @@ Outcome: TypeAlias = InvalidMessageError | _Scan | None
 # Types that always become an assistant or a movable turn, never a call or results.
 PLAIN_TURNS: Final = frozenset({TextMessage, ImageMessage, MultiModalMessage})
 # The types whose every field the scan reads is immutable: only these conversations are kept.
-_IMMUTABLE: Final = frozenset(
+IMMUTABLE: Final = frozenset(
     {
         TextMessage,
         ImageMessage,
@@ -67,9 +63,6 @@ _IMMUTABLE: Final = frozenset(
         ToolCallAggregateMessage,
     }
 )
-# A handful of conversations: agents of one process converse side by side, and each kept scan
-# holds its messages (their bytes too) alive until it is pushed out.
-MAX_RECENT_SCANS: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +79,7 @@ class ScanState:
     used: frozenset[str] = frozenset()
 
 
-_START: Final = ScanState()
+START: Final = ScanState()
 
 
 def _unanswered(ids: list[str], pending: set[str], index: int) -> InvalidMessageError:
@@ -170,7 +163,7 @@ def scan(
     rule: ToolIdRule | None,
     detect: bool,
     start: int = 0,
-    state: ScanState = _START,
+    state: ScanState = START,
 ) -> tuple[Outcome, ScanState | None]:
     """Scan ``messages[start:]``, going on from ``state`` (that of ``messages[:start]``).
 
@@ -198,7 +191,7 @@ def scan(
             continue
         else:
             kind = turn_kind(message, agent_name, raw_turn)
-            immutable = immutable and cls in _IMMUTABLE
+            immutable = immutable and cls in IMMUTABLE
         if kind is ASSISTANT or kind is MOVABLE:
             if pending:
                 if detect and kind is MOVABLE:
@@ -233,101 +226,3 @@ def scan(
     outcome = _unanswered(call_ids(calls), pending, call_index) if pending else None
     end = ScanState(frozenset(pending), calls, call_index, frozenset(used)) if immutable else None
     return outcome, end
-
-
-@dataclass(frozen=True, slots=True)
-class _Kept:
-    """One conversation scanned to its end without a stop, and how it was scanned."""
-
-    messages: tuple[Message, ...]
-    agent_name: str
-    rule: ToolIdRule | None
-    raw_turn: RawTurnHook
-    outcome: Outcome
-    state: ScanState
-    indices: tuple[int, ...]  # ``range(len(messages))``: sent again with the messages
-
-
-class _RecentScans:
-    """The last ``MAX_RECENT_SCANS`` kept scans, the latest first.
-
-    A module-level object, deliberately: the conversions are pure functions, and the history
-    an agent resends (whatever calls the conversion) is what makes a scan worth keeping.
-    ``kept`` is only ever replaced by a new tuple (never changed in place), so threads
-    converting at once may push out each other's scans but never see a half-made one.
-    """
-
-    __slots__ = ("kept",)
-
-    def __init__(self) -> None:
-        self.kept: tuple[_Kept, ...] = ()
-
-    def find(
-        self,
-        messages: tuple[Message, ...],
-        agent_name: str,
-        rule: ToolIdRule | None,
-        hook: RawTurnHook,
-    ) -> _Kept | None:
-        """The latest kept scan of a prefix of ``messages`` (the same objects), same options."""
-        for kept in self.kept:
-            if (
-                len(kept.messages) <= len(messages)
-                and kept.raw_turn is hook
-                and kept.agent_name == agent_name
-                and kept.rule == rule
-                and all(map(operator.is_, kept.messages, messages))
-            ):
-                return kept
-        return None
-
-    def keep(self, kept: _Kept, replaced: _Kept | None) -> None:
-        """Put ``kept`` first; ``replaced`` (the prefix it grew from) goes."""
-        others = tuple(other for other in self.kept if other is not replaced)
-        self.kept = (kept, *others[: MAX_RECENT_SCANS - 1])
-
-
-_RECENT: Final = _RecentScans()
-
-
-def clear_recent_scans() -> None:
-    """Forget the pairing scans kept of recent conversations, and so release their messages.
-
-    ``prepare_conversation`` (every ``to_*`` and connector) keeps the scans of the last
-    ``MAX_RECENT_SCANS`` (4) conversations it went through without a stop, by their message
-    objects, to scan only what was added when the same history is sent again. Those messages
-    (image and document bytes included) stay in memory until newer conversations push them
-    out; call this when a finished conversation's data must go at once. Results never depend
-    on what is kept.
-    """
-    _RECENT.kept = ()
-
-
-def _own_copy(outcome: Outcome) -> Outcome:
-    # A violation is handed out to be raised: each caller gets an error of its own, so that no
-    # traceback or note one caller attaches is kept, or reaches the next caller.
-    if isinstance(outcome, InvalidMessageError):
-        assert outcome.index is not None  # a pairing violation names its message
-        return outcome.at(outcome.index)
-    return outcome
-
-
-def detect_repairs(
-    messages: tuple[Message, ...], agent_name: str, raw_turn: RawTurnHook, rule: ToolIdRule | None
-) -> tuple[Outcome, tuple[int, ...]]:
-    """The detecting scan of ``messages`` (see ``scan``), from where a kept scan of a prefix
-    of them left off, and the indices ``0 .. len(messages) - 1``; a scan that went through
-    every message is kept."""
-    found = _RECENT.find(messages, agent_name, rule, raw_turn)
-    if found is not None and len(found.messages) == len(messages):
-        _RECENT.keep(found, found)
-        return _own_copy(found.outcome), found.indices
-    start, state = (0, _START) if found is None else (len(found.messages), found.state)
-    outcome, end = scan(
-        messages, None, agent_name, raw_turn, rule=rule, detect=True, start=start, state=state
-    )
-    indices = tuple(range(len(messages)))
-    if end is not None and messages:  # an empty prefix saves nothing
-        kept = _Kept(messages, agent_name, rule, raw_turn, _own_copy(outcome), end, indices)
-        _RECENT.keep(kept, found)
-    return outcome, indices

@@ -70,6 +70,7 @@ class OpenAIChatRequestMessageConnector(MessageConnector):
             agent_name=agent_name,
             strict_mode=self.strict_mode,
             check_pairing=check_pairing,
+            scans=self.scans,
             max_image_bytes=self.max_image_bytes,
             max_document_bytes=self.max_document_bytes,
         )

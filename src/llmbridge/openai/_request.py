@@ -14,7 +14,7 @@ from typing import Any, Final
 from openai.types.chat import ChatCompletionMessageParam
 
 from llmbridge import ConversionNote, InvalidMessageError, Message
-from llmbridge.kit import ProviderRequest, RawTurn, ToolIdRule, prepare_conversation
+from llmbridge.kit import ProviderRequest, RawTurn, ScanCache, ToolIdRule, prepare_conversation
 from llmbridge.openai._convert import convert_messages
 from llmbridge.openai._converter import Converter
 from llmbridge.openai._media import MAX_DOCUMENT_BYTES
@@ -76,6 +76,7 @@ def to_openai(
     check_pairing: bool = True,
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
     max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
+    scans: ScanCache | None = None,
 ) -> OpenAIRequest:
     """Convert neutral messages to OpenAI Chat Completions request messages.
 
@@ -97,6 +98,8 @@ def to_openai(
     ``system``, ``developer``, ``user``, ``assistant``, ``tool``, ``function`` (else they are not
     supported). A call of a reply cut off at the token limit whose arguments are no JSON object
     is sent with ``"{}"``, its cut text after the result answering it (a ``"repaired"`` note).
+    ``scans`` (a ``kit.ScanCache``; a connector passes its own) keeps the pairing scan, so the
+    same history sent again with more after it is scanned only past what was scanned before.
 
     Raises ``InvalidMessageError`` for a message that breaks a rule (both modes; an image over
     the limit names field ``data``), for a lossy change in strict mode, for a pairing violation
@@ -110,6 +113,7 @@ def to_openai(
         check_pairing=check_pairing,
         tool_id_rule=ID_RULE,
         raw_turn=raw_turn,
+        scans=scans,
     )
     convert_messages(conv, prepared.messages, prepared.indices)
     if check_pairing:

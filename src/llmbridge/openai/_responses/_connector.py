@@ -80,6 +80,7 @@ class OpenAIResponsesConnector(MessageConnector):
             strict_mode=self.strict_mode,
             name_policy=self.name_policy,
             check_pairing=check_pairing,
+            scans=self.scans,
             max_image_bytes=self.max_image_bytes,
         )
 

@@ -17,6 +17,7 @@ from llmbridge.kit import (
     NoteRecorder,
     ProviderRequest,
     RawTurn,
+    ScanCache,
     check_name_policy,
     prepare_conversation,
 )
@@ -81,24 +82,26 @@ def to_openai_responses(
     check_pairing: bool = True,
     max_image_bytes: int | None = MAX_IMAGE_BYTES,
     max_document_bytes: int | None = MAX_DOCUMENT_BYTES,
+    scans: ScanCache | None = None,
 ) -> OpenAIResponsesRequest:
     """Convert neutral messages to the ``input`` items of an OpenAI Responses request.
 
-    Rules: SYSTEM text -> a system message item in place; user and other agents'
-    text -> user items (string content), images and multimodal messages -> user items of
-    ``input_text`` / ``input_image`` parts (``detail`` always set, ``"auto"`` by default;
-    bytes as data URLs; https URLs only); text from self -> an assistant item, in the
-    output-message form when this wing's ``provider_data`` holds its ``msg_`` id (with its
-    ``phase``; several recorded message items are replayed each as its own item); a tool-call
-    message -> its reasoning items, its text, then one ``function_call`` per call (``fc_`` ids
-    only from ``provider_data``); results -> ``function_call_output`` items (``is_error`` is
-    carried by the text: an ``"omitted"`` note). Reasoning of this wing with an ``rs_`` id and
-    ``encrypted_content`` goes right before the item it preceded when that item is sent with
-    its own id, else it is omitted (note); other providers' reasoning is omitted (note). An
-    item id is never sent twice, nor one of another prefix. Empty text is dropped (note).
-    ``name_policy``: other agents' names are dropped (a lossy note) or carried as a
-    ``"[name] "`` prefix. With ``check_pairing`` the tool-pairing step runs (safe repairs, then
-    the check). Never mutates ``messages``.
+    Rules: SYSTEM text -> a system message item in place; user and other agents' text -> user items
+    (string content), images and multimodal messages -> user items of ``input_text`` /
+    ``input_image`` parts (``detail`` always set, ``"auto"`` by default; bytes as data URLs; https
+    URLs only); text from self -> an assistant item, in the output-message form when this wing's
+    ``provider_data`` holds its ``msg_`` id (with its ``phase``; several recorded message items are
+    replayed each as its own item); a tool-call message -> its reasoning items, its text, then one
+    ``function_call`` per call (``fc_`` ids only from ``provider_data``); results ->
+    ``function_call_output`` items (``is_error`` is carried by the text: an ``"omitted"`` note).
+    Reasoning of this wing with an ``rs_`` id and ``encrypted_content`` goes right before the item
+    it preceded when that item is sent with its own id, else it is omitted (note); other providers'
+    reasoning is omitted (note). An item id is never sent twice, nor one of another prefix. Empty
+    text is dropped (note). ``name_policy``: other agents' names are dropped (a lossy note) or
+    carried as a ``"[name] "`` prefix. With ``check_pairing`` the tool-pairing step runs (safe
+    repairs, then the check). Never mutates ``messages``. ``scans`` (a ``kit.ScanCache``; a
+    connector passes its own) keeps the pairing scan, so the same history sent again with more after
+    it is scanned only past what was scanned before.
 
     Raises ``InvalidMessageError`` for a message that breaks a rule (both modes), a pairing
     violation, an empty request (``.index`` ``None``) and, in strict mode, a lossy change;
@@ -109,7 +112,11 @@ def to_openai_responses(
     recorder = NoteRecorder(strict_mode)
     converter = Converter(agent_name, recorder, name_policy, max_image_bytes, max_document_bytes)
     prepared = prepare_conversation(
-        messages, agent_name=agent_name, check_pairing=check_pairing, raw_turn=raw_turn
+        messages,
+        agent_name=agent_name,
+        check_pairing=check_pairing,
+        raw_turn=raw_turn,
+        scans=scans,
     )
     converter.convert(prepared.messages, prepared.indices)
     if check_pairing:
