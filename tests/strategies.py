@@ -40,6 +40,7 @@ IMAGE_PREFIXES = (
 PDF = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 WAV = b"RIFF\x24\x00\x00\x00WAVEfmt " + b"\x00" * 8
 MP3 = b"ID3\x04\x00\x00\x00\x00\x00\x00" + b"\x00" * 8
+MP4 = b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"  # an ftyp box, brand mp42
 TEXT_DOCUMENT_TYPES = ("text/plain", "text/markdown", "text/csv")
 
 names = st.one_of(st.none(), st.sampled_from(["assistant", "critic", "Dr. Who?", "a" * 70]))

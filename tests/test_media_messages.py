@@ -225,7 +225,7 @@ BAD_RESULTS = {
     "an_empty_list": ([], "result"),
     "an_empty_tuple": ((), "result"),
     "parts_mixed_with_a_string": ([CHART, "caption"], "result[1]"),
-    "parts_mixed_with_audio": ([NOTE, AudioMessage(Role.TOOL, data=WAV)], "result[1]"),
+    "parts_mixed_with_a_tool_call": ([NOTE, ToolCallMessage([ToolCall("f", "{}")])], "result[1]"),
 }
 
 
@@ -285,8 +285,8 @@ def test_new_types_serialize_with_their_json_types() -> None:
 
 @pytest.mark.parametrize(
     ("result", "field"),
-    [([], "result"), ([{"type": "audio", "role": "user", "data": b64(WAV)}], "result.0")],
-    ids=["empty_parts", "audio_is_not_a_result_part"],
+    [([], "result"), ([{"type": "multimodal", "role": "user", "content": []}], "result.0")],
+    ids=["empty_parts", "multimodal_is_not_a_result_part"],
 )
 def test_loading_bad_parts_results_raises(result: Any, field: str) -> None:
     data = [

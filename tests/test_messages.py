@@ -30,10 +30,11 @@ from llmbridge import (
     ToolCallMessageUpdate,
     ToolCallResultMessage,
     Usage,
+    VideoMessage,
     dump_messages,
     load_messages,
 )
-from tests.strategies import MP3, PDF, PNG, WAV
+from tests.strategies import MP3, MP4, PDF, PNG, WAV
 
 _M = TypeVar("_M", ImageMessage, DocumentMessage, AudioMessage)
 JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 8
@@ -375,6 +376,7 @@ ONE_OF_EACH: dict[str, Message] = {
     "document-pdf-with-filled-caches": _cached(DocumentMessage(Role.USER, data=PDF)),
     "document-text": DocumentMessage(Role.USER, data=b"a,b\n1,2\n", media_type="text/csv"),
     "audio-with-filled-caches": _cached(AudioMessage(Role.USER, data=WAV)),
+    "video-with-filled-caches": _cached(VideoMessage(Role.USER, data=MP4)),
     "multimodal": MultiModalMessage(
         Role.USER,
         [

@@ -1,6 +1,7 @@
 """Structured tool results (API.md 19.3, 19.7): a JSON object stored read-only, compared by
 value, serialized as an object, sent as the object to Gemini and as compact JSON text to every
-other wing; and an audio part in a result, which has no mapping yet, raises."""
+other wing; audio and video result parts kept as parts, and a message that is no result part
+raising."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from hypothesis import strategies as st
 from llmbridge import (
     AudioMessage,
     InvalidMessageError,
+    MultiModalMessage,
     Role,
     TextMessage,
     ToolCall,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallResultMessage,
+    VideoMessage,
     dump_messages,
     load_messages,
 )
@@ -31,6 +34,7 @@ from llmbridge.openai import to_openai, to_openai_responses
 
 AGENT = "assistant"
 WAV = b"RIFF\x24\x00\x00\x00WAVEfmt "
+MP4 = b"\x00\x00\x00\x18ftypisom"
 OBJECT = {"files": ["a.txt", "b.txt"], "count": 2, "ok": True, "ville": "Orléans", "n": None}
 COMPACT = '{"files":["a.txt","b.txt"],"count":2,"ok":true,"ville":"Orléans","n":null}'
 
@@ -169,16 +173,37 @@ def test_a_structured_result_from_another_agent_is_its_json_text(convert: Any) -
 
 
 AUDIO = AudioMessage(Role.TOOL, data=WAV)
-AUDIO_RESULTS = {
-    "a_single_audio_part": (AUDIO, "result"),
-    "audio_alone_in_a_list": ([AUDIO], "result[0]"),
-    "audio_after_text": ([TextMessage(Role.TOOL, "heard"), AUDIO], "result[1]"),
+VIDEO = VideoMessage(Role.TOOL, data=MP4)
+MEDIA_RESULTS = {
+    "a_single_audio_part": (AUDIO, (AUDIO,)),
+    "audio_alone_in_a_list": ([AUDIO], (AUDIO,)),
+    "audio_after_text": ([TextMessage(Role.TOOL, "heard"), AUDIO], None),
+    "a_single_video_part": (VIDEO, (VIDEO,)),
+    "video_after_audio": ([AUDIO, VIDEO], (AUDIO, VIDEO)),
 }
 
 
-@pytest.mark.parametrize(("value", "field"), AUDIO_RESULTS.values(), ids=AUDIO_RESULTS.keys())
-def test_an_audio_result_part_raises_instead_of_becoming_json_text(value: Any, field: str) -> None:
+@pytest.mark.parametrize(("value", "stored"), MEDIA_RESULTS.values(), ids=MEDIA_RESULTS.keys())
+def test_audio_and_video_result_parts_are_kept_as_parts(value: Any, stored: Any) -> None:
+    # API.md 19.3: rev. 2 turned an AudioMessage into JSON text (issue 26, defect 4), rev. 3
+    # takes audio and video as result parts.
+    call = result(value)
+    assert call.result == (stored if stored is not None else tuple(value))
+
+
+NOT_PARTS = {
+    "a_tool_call_message": (ToolCallMessage([ToolCall("f", "{}")]), "result"),
+    "a_multimodal_message_after_text": (
+        [TextMessage(Role.TOOL, "see"), MultiModalMessage(Role.TOOL, [AUDIO])],
+        "result[1]",
+    ),
+}
+
+
+@pytest.mark.parametrize(("value", "field"), NOT_PARTS.values(), ids=NOT_PARTS.keys())
+def test_a_message_that_is_no_result_part_raises_instead_of_becoming_json_text(
+    value: Any, field: str
+) -> None:
     with pytest.raises(InvalidMessageError) as caught:
         result(value)
     assert caught.value.field == field
-    assert "AudioMessage" in str(caught.value)

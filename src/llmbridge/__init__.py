@@ -55,7 +55,9 @@ from llmbridge._errors import (
 from llmbridge._functions import FunctionCallMiddleware, FunctionContract, function
 from llmbridge._messages import (
     AudioMessage,
+    Citation,
     DocumentMessage,
+    HostedToolCall,
     ImageMessage,
     Message,
     MessageEnvelope,
@@ -71,6 +73,7 @@ from llmbridge._messages import (
     ToolCallMessageUpdate,
     ToolCallResultMessage,
     Usage,
+    VideoMessage,
 )
 from llmbridge._messages._serialization import dump_messages, load_messages
 from llmbridge._output import parse_output
@@ -89,6 +92,7 @@ __all__ = [
     "AudioMessage",
     "AuthenticationError",
     "BadRequestError",
+    "Citation",
     "Connector",
     "ContentFilteredError",
     "ConversionNote",
@@ -98,6 +102,7 @@ __all__ = [
     "FunctionCallMiddleware",
     "FunctionContract",
     "GenerateReplyOptions",
+    "HostedToolCall",
     "ImageMessage",
     "InvalidMessageError",
     "LLMBridgeError",
@@ -130,6 +135,7 @@ __all__ = [
     "ToolCallResultMessage",
     "UnsupportedMessageError",
     "Usage",
+    "VideoMessage",
     "__version__",
     "check_tool_pairing",
     "dump_messages",

@@ -1,10 +1,13 @@
-"""The neutral model: values (``Role``, ``Usage``, ``Reasoning``, ``ToolCall``), the message types,
+"""The neutral model: values (``Role``, ``Usage``, ``Reasoning``, ``ToolCall``, ``Citation``,
+``HostedToolCall``), the message types,
 media bytes (sniffing, ``data:`` URLs) and JSON serialization. Imports nothing of ours but
 ``_errors``."""
 
 from __future__ import annotations
 
+from llmbridge._messages._citation import Citation
 from llmbridge._messages._documents import AudioMessage, DocumentMessage
+from llmbridge._messages._hosted_tool import HostedToolCall
 from llmbridge._messages._image import ImageDetail, ImageMessage
 from llmbridge._messages._serialization import MESSAGE_TYPES, dump_messages, load_messages
 from llmbridge._messages._text import FinishReason, TextMessage
@@ -31,13 +34,16 @@ from llmbridge._messages._types import (
     ToolCallResultMessage,
 )
 from llmbridge._messages._values import Message, Reasoning, Role, Usage
+from llmbridge._messages._video import VideoMessage
 
 __all__ = [
     "MESSAGE_TYPES",
     "UPDATE_TYPES",
     "AudioMessage",
+    "Citation",
     "DocumentMessage",
     "FinishReason",
+    "HostedToolCall",
     "ImageDetail",
     "ImageMessage",
     "MediaPart",
@@ -57,6 +63,7 @@ __all__ = [
     "ToolResult",
     "ToolResultPart",
     "Usage",
+    "VideoMessage",
     "describe_result",
     "dump_messages",
     "load_messages",

@@ -1,5 +1,5 @@
 """``DocumentMessage`` and ``AudioMessage``: documents (PDF, text) and audio, with the url/data
-rules they share with ``ImageMessage`` (``_media``)."""
+/file rules they share with ``ImageMessage`` (``_media``)."""
 
 from __future__ import annotations
 
@@ -101,19 +101,22 @@ class DocumentMessage(MediaBytes):
 
 @dataclass(frozen=True, slots=True, init=False)
 class AudioMessage(MediaBytes):
-    """Audio bytes (audio is never sent by URL).
+    """Audio, as bytes or as a file in a provider's Files API (audio is never sent by URL).
 
-    Rules: ``data`` must be non-empty bytes (a ``data:`` URL is not accepted here: pass its
-    bytes). ``audio/wav`` (RIFF....WAVE) and ``audio/mpeg`` (an ID3 tag or an MPEG frame sync)
-    are sniffed and win over a declared type; other bytes need a declared ``media_type``
+    Rules: exactly one of ``data`` (non-empty bytes; a ``data:`` URL is not accepted here: pass
+    its bytes) and ``file_id`` (with its ``file_provider``, the rules of ``ImageMessage``).
+    ``audio/wav`` (RIFF....WAVE) and ``audio/mpeg`` (an ID3 tag or an MPEG frame sync) are
+    sniffed and win over a declared type; other bytes need a declared ``media_type``
     (``audio/x-wav`` and ``audio/mp3`` are normalized). ``get_content()`` is ``None``. Breaking a
     rule raises ``InvalidMessageError``. ``base64_data`` is computed once and cached.
     """
 
     role: Role
     from_: str | None
-    data: bytes
+    data: bytes | None
     media_type: str | None
+    file_id: FileField
+    file_provider: FileField
     # Caches, not constructor arguments: dataclasses.replace() builds a new one without them.
     _base64: str | None = field(init=False, compare=False, repr=False, hash=False)
     _data_url: str | None = field(init=False, compare=False, repr=False, hash=False)
@@ -123,31 +126,29 @@ class AudioMessage(MediaBytes):
         role: Role | str,
         from_: str | None = None,
         *,
-        data: bytes,
+        data: bytes | None = None,
         media_type: str | None = None,
+        file_id: str | None = None,
+        file_provider: str | None = None,
     ) -> None:
-        if data is None:
-            raise InvalidMessageError("audio needs its bytes (data)", field="data")
-        _, checked, media_type = media_source(None, data, media_type, what="audio")
-        assert checked is not None  # media_source returns the bytes it was given
-        media_type = sniff_audio_type(checked) or media_type
-        if media_type is None:
+        if data is None and file_id is None:
             raise InvalidMessageError(
-                "unrecognised audio bytes need a declared media_type", field="media_type"
+                "audio needs its bytes (data) or a provider file (file_id)", field="data"
             )
-        set_media_fields(self, role, from_, checked, media_type)
+        _, checked, media_type = media_source(
+            None, data, media_type, what="audio", file_id=file_id, file_provider=file_provider
+        )
+        if checked is not None:
+            media_type = sniff_audio_type(checked) or media_type
+            if media_type is None:
+                raise InvalidMessageError(
+                    "unrecognised audio bytes need a declared media_type", field="media_type"
+                )
+        set_media_fields(
+            self, role, from_, checked, media_type, file_id=file_id, file_provider=file_provider
+        )
 
     @property
     def url(self) -> None:  # type: ignore[override]
-        """Always ``None``: audio is carried as bytes."""
-        return None
-
-    @property
-    def file_id(self) -> None:  # type: ignore[override]
-        """Always ``None``: audio file references are not in this revision of the model."""
-        return None
-
-    @property
-    def file_provider(self) -> None:  # type: ignore[override]
-        """Always ``None``, as ``file_id``."""
+        """Always ``None``: audio is carried as bytes or as a provider file."""
         return None

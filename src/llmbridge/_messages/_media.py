@@ -26,6 +26,7 @@ __all__ = [
     "set_media_fields",
     "sniff_audio_type",
     "sniff_image_type",
+    "sniff_video_type",
     "url_scheme",
 ]
 
@@ -80,6 +81,18 @@ def sniff_audio_type(data: bytes) -> str | None:
         return "audio/wav"
     if data.startswith(b"ID3") or (len(data) >= 2 and data[0] == 0xFF and data[1] & 0xE0 == 0xE0):
         return "audio/mpeg"
+    return None
+
+
+# ISO base media files (mp4) open with a box ``....ftyp<major brand>``; these brands are mp4.
+_MP4_BRANDS: Final = frozenset({b"isom", b"iso2", b"mp41", b"mp42", b"avc1", b"dash"})
+
+
+def sniff_video_type(data: bytes) -> str | None:
+    """Return ``video/mp4`` for bytes whose ``ftyp`` box names an mp4 major brand (``isom``,
+    ``iso2``, ``mp41``, ``mp42``, ``avc1``, ``dash``), else ``None``."""
+    if len(data) >= 12 and data[4:8] == b"ftyp" and data[8:12] in _MP4_BRANDS:
+        return "video/mp4"
     return None
 
 

@@ -1,14 +1,14 @@
 """``dump_messages`` / ``load_messages``: neutral messages as JSON, derived from the message types.
 
-Each message is an object with a ``"type"`` discriminator (the one table ``MESSAGE_TYPES``) and
-one key per constructor field, its sender under ``"from"``. The JSON form of every field follows
-from the field's type annotation, read once at import: strings, numbers and booleans as they are,
+Each message is an object with a ``"type"`` discriminator (the one table ``MESSAGE_TYPES``) and one
+key per constructor field, its sender under ``"from"``. The JSON form of every field follows from
+the field's type annotation, read once at import: strings, numbers and booleans as they are,
 ``Role`` as its string, ``bytes`` as base64, tuples as arrays, value objects (``ToolCall``,
-``Reasoning``, ``Usage``) and nested messages as objects, ``provider_data`` as an object that is
-left out when empty (each type's codec is in ``_codecs``). So a field is declared in one place,
-its message class, and both directions follow. Loading checks every value against that type,
-never imports or runs anything the data names, and builds each message through its own
-constructor, so the construction rules apply to loaded data too.
+``Reasoning``, ``Usage``, ``Citation``, ``HostedToolCall``) and nested messages as objects,
+``provider_data`` as an object that is left out when empty (each type's codec is in ``_codecs``). So
+a field is declared in one place, its message class, and both directions follow. Loading checks
+every value against that type, never imports or runs anything the data names, and builds each
+message through its own constructor, so the construction rules apply to loaded data too.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Final, Literal, Union
 
 from llmbridge._errors import InvalidMessageError, LLMBridgeError
+from llmbridge._messages._citation import Citation
 from llmbridge._messages._codecs import (
     BadValue,
     Codec,
@@ -41,6 +42,7 @@ from llmbridge._messages._codecs import (
     where,
 )
 from llmbridge._messages._documents import AudioMessage, DocumentMessage
+from llmbridge._messages._hosted_tool import HostedToolCall
 from llmbridge._messages._image import ImageMessage
 from llmbridge._messages._media import OMITTED_WHEN_EMPTY
 from llmbridge._messages._provider_data import PROVIDER_DATA_FIELD
@@ -57,6 +59,7 @@ from llmbridge._messages._types import (
     ToolCallResultMessage,
 )
 from llmbridge._messages._values import Message, Reasoning, Role, Usage
+from llmbridge._messages._video import VideoMessage
 
 __all__ = ["MESSAGE_TYPES", "dump_messages", "load_messages"]
 
@@ -66,6 +69,7 @@ MESSAGE_TYPES: Final[Mapping[str, type[Message]]] = types.MappingProxyType(
         "image": ImageMessage,
         "document": DocumentMessage,
         "audio": AudioMessage,
+        "video": VideoMessage,
         "multimodal": MultiModalMessage,
         "tool_call": ToolCallMessage,
         "tool_call_result": ToolCallResultMessage,
@@ -79,7 +83,7 @@ MESSAGE_TYPES: Final[Mapping[str, type[Message]]] = types.MappingProxyType(
 """The JSON ``"type"`` of each neutral message class."""
 
 _TYPE_NAMES: Final = {cls: name for name, cls in MESSAGE_TYPES.items()}
-_VALUES: Final = (Reasoning, Usage, ToolCall)
+_VALUES: Final = (Reasoning, Usage, ToolCall, Citation, HostedToolCall)
 _SENDER_KEY: Final = "from"
 
 

@@ -8,10 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeAlias
 
-import pydantic_core
-
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages._documents import DocumentMessage
+from llmbridge._messages._documents import AudioMessage, DocumentMessage
 from llmbridge._messages._image import ImageMessage
 from llmbridge._messages._provider_data import (
     NO_PROVIDER_DATA,
@@ -22,7 +20,8 @@ from llmbridge._messages._provider_data import (
     thaw,
 )
 from llmbridge._messages._text import TextMessage
-from llmbridge._messages._values import Message, set_field
+from llmbridge._messages._values import Message, as_json_text, set_field
+from llmbridge._messages._video import VideoMessage
 
 __all__ = [
     "RESULT_PART_TYPES",
@@ -38,14 +37,17 @@ __all__ = [
     "text_or_parts",
 ]
 
-ToolResultPart: TypeAlias = TextMessage | ImageMessage | DocumentMessage
+ToolResultPart: TypeAlias = (
+    TextMessage | ImageMessage | DocumentMessage | AudioMessage | VideoMessage
+)
 """One part of a tool result given as parts."""
-MediaPart: TypeAlias = ImageMessage | DocumentMessage
+MediaPart: TypeAlias = ImageMessage | DocumentMessage | AudioMessage | VideoMessage
 """The media parts of a tool result."""
 ToolResult: TypeAlias = str | tuple[ToolResultPart, ...] | Mapping[str, Any]
 """A tool result: text, a non-empty tuple of parts, or a structured result (a read-only JSON
 object)."""
-RESULT_PART_TYPES: Final = (TextMessage, ImageMessage, DocumentMessage)
+RESULT_PART_TYPES: Final = (TextMessage, ImageMessage, DocumentMessage, AudioMessage, VideoMessage)
+_MEDIA_PART_TYPES: Final = RESULT_PART_TYPES[1:]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,24 +56,26 @@ class ToolCall:
 
     ``function_arguments`` is the JSON text the model produced, kept verbatim even when invalid.
     ``result`` is text, a non-empty sequence of ``TextMessage`` / ``ImageMessage`` /
-    ``DocumentMessage`` parts (stored as a tuple; a single part is taken as a one-part
-    sequence), a *structured result* (a mapping with ``str`` keys and JSON values, stored
-    read-only at every level with its key order, compared by value; lists read back as tuples),
-    or ``None``. Arguments, or a result given as something else (a list of values, a number),
-    are JSON-serialized. ``provider_data`` (provider tag -> JSON-compatible mapping, frozen) is
-    read only by the connector of that tag. Raises ``InvalidMessageError`` for a value that
-    cannot be serialized, for an empty sequence, one mixing parts with other values, a
-    structured result with a non-``str`` key or a non-JSON value, and a message that is not a
-    result part (an ``AudioMessage``: audio result parts are not supported yet) (field
-    ``result``), for a ``function_name`` that is not a ``str`` and for ``provider_data`` that
-    is not JSON-compatible.
+    ``DocumentMessage`` / ``AudioMessage`` / ``VideoMessage`` parts (stored as a tuple; a single
+    part is taken as a one-part sequence), a *structured result* (a mapping with ``str`` keys and
+    JSON values, stored read-only at every level with its key order, compared by value; lists read
+    back as tuples), or ``None``. Arguments, or a result given as something else (a list of values,
+    a number), are JSON-serialized. ``provider_data`` (provider tag -> JSON-compatible mapping,
+    frozen) is read only by the connector of that tag. Raises ``InvalidMessageError`` for a value
+    that cannot be serialized, for an empty sequence, one mixing parts with other values, a
+    structured result with a non-``str`` key or a non-JSON value, and a message that is not a result
+    part (field ``result``), for a ``function_name`` that is not a ``str`` and for ``provider_data``
+    that is not JSON-compatible.
     """
 
     function_name: str
     function_arguments: str
     tool_call_id: str | None = field(default=None, kw_only=True)
     result: (
-        str | tuple[TextMessage | ImageMessage | DocumentMessage, ...] | Mapping[str, Any] | None
+        str
+        | tuple[TextMessage | ImageMessage | DocumentMessage | AudioMessage | VideoMessage, ...]
+        | Mapping[str, Any]
+        | None
     ) = field(default=None, kw_only=True)
     is_error: bool = field(default=False, kw_only=True)
     provider_data: ProviderData = field(default=NO_PROVIDER_DATA, kw_only=True)
@@ -82,7 +86,9 @@ class ToolCall:
         # or a parts result (checked once here too).
         if type(self.function_arguments) is not str:
             set_field(
-                self, "function_arguments", _as_text(self.function_arguments, "function_arguments")
+                self,
+                "function_arguments",
+                as_json_text(self.function_arguments, "function_arguments"),
             )
         result = self.result
         if result is not None and type(result) is not str:
@@ -124,10 +130,11 @@ def _as_result(value: object) -> ToolResult:
             position = parts.index(False)
             raise InvalidMessageError(
                 f"result item {position} is a {type(value[position]).__name__}; a result of "
-                "parts holds only TextMessage, ImageMessage and DocumentMessage items",
+                "parts holds only TextMessage, ImageMessage, DocumentMessage, AudioMessage and "
+                "VideoMessage items",
                 field=f"result[{position}]",
             )
-    return _as_text(value, "result")
+    return as_json_text(value, "result")
 
 
 def _not_a_part(item: Message, where: str) -> InvalidMessageError:
@@ -135,23 +142,10 @@ def _not_a_part(item: Message, where: str) -> InvalidMessageError:
     name = type(item).__name__
     article = "an" if name[0] in "AEIOU" else "a"
     return InvalidMessageError(
-        f"{where} is {article} {name}; a tool result holds only TextMessage, "
-        "ImageMessage and DocumentMessage parts (audio result parts are not supported yet)",
+        f"{where} is {article} {name}; a tool result holds only TextMessage, ImageMessage, "
+        "DocumentMessage, AudioMessage and VideoMessage parts",
         field=where,
     )
-
-
-def _as_text(value: object, field_name: str) -> str:
-    """``value`` as text: a ``str`` as is, anything else JSON-serialized (as tool results are)."""
-    if isinstance(value, str):
-        return str(value)
-    try:
-        return pydantic_core.to_json(value).decode()
-    except pydantic_core.PydanticSerializationError as exc:
-        raise InvalidMessageError(
-            f"{field_name} must be text or JSON-serializable, got {type(value).__name__} ({exc})",
-            field=field_name,
-        ) from None
 
 
 def structured_text(result: Mapping[str, Any]) -> str:
@@ -196,14 +190,14 @@ def split_result(result: ToolResult) -> tuple[str | None, tuple[MediaPart, ...]]
         return result, ()
     if type(result) is not tuple and isinstance(result, Mapping):
         return structured_text(result), ()
-    media = tuple(part for part in result if isinstance(part, ImageMessage | DocumentMessage))
+    media = tuple(part for part in result if isinstance(part, _MEDIA_PART_TYPES))
     return result_text(result), media
 
 
 def describe_result(result: ToolResult | None) -> str | None:
     """A result for people to read (printing, logs, traces): the text (a structured result's
-    JSON text), with each media part shown as ``[image <type>]`` or
-    ``[document <type> <filename>]`` where it stands."""
+    JSON text), with each media part shown as ``[image <type>]``, ``[audio <type>]``,
+    ``[video <type>]`` or ``[document <type> <filename>]`` where it stands."""
     if result is None or isinstance(result, str):
         return result
     if isinstance(result, Mapping):
@@ -220,6 +214,10 @@ def _describe_part(part: ToolResultPart) -> str:
         case DocumentMessage():
             name = f" {part.filename}" if part.filename else ""
             return f"[document {part.media_type or part.url or part.file_id}{name}]"
+        case AudioMessage():
+            return f"[audio {part.media_type or part.file_id}]"
+        case VideoMessage():
+            return f"[video {part.media_type or part.url or part.file_id}]"
 
 
 def joined_results(results: Sequence[ToolCall]) -> str | None:

@@ -8,13 +8,22 @@ from types import MappingProxyType
 from typing import Any, Final, Generic, TypeVar
 
 from llmbridge._errors import InvalidMessageError
+from llmbridge._messages._citation import Citation
 from llmbridge._messages._documents import AudioMessage, DocumentMessage
+from llmbridge._messages._hosted_tool import HostedToolCall
 from llmbridge._messages._image import ImageMessage
 from llmbridge._messages._provider_data import (
     NO_PROVIDER_DATA,
     ProviderData,
 )
-from llmbridge._messages._text import FinishReason, TextMessage, set_reply_fields
+from llmbridge._messages._text import (
+    Citations,
+    FinishReason,
+    HostedTools,
+    TextMessage,
+    set_reply_fields,
+    set_rev3_fields,
+)
 from llmbridge._messages._tool_call import ToolCall, joined_results
 from llmbridge._messages._values import (
     Message,
@@ -24,7 +33,9 @@ from llmbridge._messages._values import (
     as_role,
     set_field,
     slot_setters,
+    typed_tuple,
 )
+from llmbridge._messages._video import VideoMessage
 
 __all__ = [
     "UPDATE_TYPES",
@@ -39,22 +50,24 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-_MULTIMODAL_ITEMS: Final = (TextMessage, ImageMessage, DocumentMessage, AudioMessage)
+_MULTIMODAL_ITEMS: Final = (TextMessage, ImageMessage, DocumentMessage, AudioMessage, VideoMessage)
 
 
 @dataclass(frozen=True, slots=True, init=False)
 class MultiModalMessage(Message):
-    """Text, images, documents and audio in one message; ``content`` is a non-empty sequence,
-    in order. Raises ``InvalidMessageError`` for an empty one and for any other item."""
+    """Text, images, documents, audio and video in one message; ``content`` is a non-empty
+    sequence, in order. Raises ``InvalidMessageError`` for an empty one and for any other item."""
 
     role: Role
-    content: tuple[TextMessage | ImageMessage | DocumentMessage | AudioMessage, ...]
+    content: tuple[TextMessage | ImageMessage | DocumentMessage | AudioMessage | VideoMessage, ...]
     from_: str | None
 
     def __init__(
         self,
         role: Role | str,
-        content: Sequence[TextMessage | ImageMessage | DocumentMessage | AudioMessage],
+        content: Sequence[
+            TextMessage | ImageMessage | DocumentMessage | AudioMessage | VideoMessage
+        ],
         from_: str | None = None,
     ) -> None:
         if isinstance(content, str | bytes):
@@ -66,7 +79,7 @@ class MultiModalMessage(Message):
             if not isinstance(item, _MULTIMODAL_ITEMS):
                 raise InvalidMessageError(
                     f"item {position} is a {type(item).__name__}; only TextMessage, "
-                    "ImageMessage, DocumentMessage and AudioMessage are allowed",
+                    "ImageMessage, DocumentMessage, AudioMessage and VideoMessage are allowed",
                     field=f"content[{position}]",
                 )
         set_field(self, "role", as_role(role))
@@ -74,22 +87,12 @@ class MultiModalMessage(Message):
         set_field(self, "from_", from_)
 
 
-def _tool_call_tuple(tool_calls: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
-    items = tuple(tool_calls)
-    for position, item in enumerate(items):
-        if not isinstance(item, ToolCall):
-            raise InvalidMessageError(
-                f"expected ToolCall items, got {type(item).__name__}",
-                field=f"tool_calls[{position}]",
-            )
-    return items
-
-
 @dataclass(frozen=True, slots=True, init=False)
 class ToolCallMessage(Message):
     """A model's request to call one or more tools; ``content`` is text produced beside them.
 
-    ``provider_data`` is as on ``TextMessage``; ``raw`` takes no part in equality.
+    ``provider_data``, ``citations`` and ``hosted_tools`` are as on ``TextMessage`` (citations
+    are spans of ``content``); ``raw`` takes no part in equality.
     """
 
     tool_calls: tuple[ToolCall, ...]
@@ -99,6 +102,8 @@ class ToolCallMessage(Message):
     usage: Usage | None
     finish_reason: FinishReason | None
     provider_data: ProviderData
+    citations: Citations
+    hosted_tools: HostedTools
     raw: Any = field(compare=False, repr=False)
 
     def __init__(
@@ -111,9 +116,11 @@ class ToolCallMessage(Message):
         usage: Usage | None = None,
         finish_reason: FinishReason | None = None,
         provider_data: ProviderData = NO_PROVIDER_DATA,
+        citations: Sequence[Citation] = (),
+        hosted_tools: Sequence[HostedToolCall] = (),
         raw: Any = None,
     ) -> None:
-        set_field(self, "tool_calls", _tool_call_tuple(tool_calls))
+        set_field(self, "tool_calls", typed_tuple(tool_calls, ToolCall, "tool_calls"))
         set_field(self, "content", content)
         set_reply_fields(
             self,
@@ -124,6 +131,7 @@ class ToolCallMessage(Message):
             provider_data=provider_data,
             raw=raw,
         )
+        set_rev3_fields(self, content, citations, hosted_tools)
 
     def get_content(self) -> str | None:
         return self.content
@@ -144,7 +152,7 @@ class ToolCallResultMessage(Message):
     from_: str | None
 
     def __init__(self, tool_calls: Sequence[ToolCall], from_: str | None = None) -> None:
-        set_field(self, "tool_calls", _tool_call_tuple(tool_calls))
+        set_field(self, "tool_calls", typed_tuple(tool_calls, ToolCall, "tool_calls"))
         set_field(self, "from_", from_)
 
     def get_content(self) -> str | None:

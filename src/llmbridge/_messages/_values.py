@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final, TypeVar
+
+import pydantic_core
 
 from llmbridge._errors import InvalidMessageError
 from llmbridge._messages._provider_data import (
@@ -22,10 +24,14 @@ __all__ = [
     "Reasoning",
     "Role",
     "Usage",
+    "as_json_text",
     "as_role",
     "reasoning_tuple",
     "set_field",
+    "typed_tuple",
 ]
+
+_T = TypeVar("_T")
 
 
 class Role(str):
@@ -140,3 +146,29 @@ def reasoning_tuple(reasoning: Sequence[Reasoning]) -> tuple[Reasoning, ...]:
                 f"expected Reasoning items, got {type(item).__name__}", field="reasoning"
             )
     return items
+
+
+def as_json_text(value: object, field_name: str) -> str:
+    """``value`` as text: a ``str`` as is, anything else JSON-serialized (as tool results are)."""
+    if isinstance(value, str):
+        return str(value)
+    try:
+        return pydantic_core.to_json(value).decode()
+    except pydantic_core.PydanticSerializationError as exc:
+        raise InvalidMessageError(
+            f"{field_name} must be text or JSON-serializable, got {type(value).__name__} ({exc})",
+            field=field_name,
+        ) from None
+
+
+def typed_tuple(items: Sequence[_T], cls: type[_T], field_name: str) -> tuple[_T, ...]:
+    """``items`` as a tuple of ``cls`` instances; raises ``InvalidMessageError`` (field
+    ``<field_name>[i]``) for the first item of another type."""
+    result = tuple(items)
+    for position, item in enumerate(result):
+        if not isinstance(item, cls):
+            raise InvalidMessageError(
+                f"expected {cls.__name__} items, got {type(item).__name__}",
+                field=f"{field_name}[{position}]",
+            )
+    return result

@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from typing import Final
 
 from llmbridge import (
-    AudioMessage,
-    DocumentMessage,
     ImageMessage,
     InvalidMessageError,
     Message,
@@ -26,7 +24,9 @@ from llmbridge.anthropic._media import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, medi
 from llmbridge.anthropic._merge import Block, Sink
 from llmbridge.kit import (
     CutOffCalls,
+    MediaPart,
     NoteRecorder,
+    ToolResultPart,
     apply_name_policy,
     check_text,
     sanitize_identifier,
@@ -125,9 +125,7 @@ class BlockBuilder:
         )
         return cleaned
 
-    def _media_block(
-        self, item: ImageMessage | DocumentMessage | AudioMessage, index: int, field_prefix: str
-    ) -> Block | None:
+    def _media_block(self, item: MediaPart, index: int, field_prefix: str) -> Block | None:
         return media_block(
             item,
             recorder=self.recorder,
@@ -139,7 +137,7 @@ class BlockBuilder:
 
     def _part_blocks(
         self,
-        parts: Sequence[TextMessage | ImageMessage | DocumentMessage | AudioMessage],
+        parts: Sequence[ToolResultPart],
         field: str,
         index: int,
     ) -> list[Block]:

@@ -10,16 +10,24 @@ from __future__ import annotations
 
 from typing import Final
 
-from llmbridge import AudioMessage, DocumentMessage, ImageMessage, UnsupportedMessageError
+from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
+    ImageMessage,
+    UnsupportedMessageError,
+    VideoMessage,
+)
 from llmbridge.anthropic._merge import Block
 from llmbridge.kit import (
     TEXT_DOCUMENT_TYPES,
+    MediaPart,
     NoteRecorder,
     check_document,
     check_image,
     document_text,
     omitted_detail,
     unsupported_media_url,
+    unsupported_medium,
 )
 
 __all__ = [
@@ -96,7 +104,7 @@ def document_block(
 
 
 def media_block(
-    item: ImageMessage | DocumentMessage | AudioMessage,
+    item: MediaPart,
     *,
     recorder: NoteRecorder,
     max_image_bytes: int | None,
@@ -104,9 +112,9 @@ def media_block(
     index: int,
     field_prefix: str = "",
 ) -> Block | None:
-    """The block of an image or document (``image_block`` / ``document_block``); audio is
-    dropped with a note (strict mode: ``UnsupportedMessageError``): the Messages API has no
-    audio block."""
+    """The block of an image or document (``image_block`` / ``document_block``); audio and
+    video are dropped with a note (strict mode: ``UnsupportedMessageError``): the Messages API
+    has no audio or video block."""
     match item:
         case ImageMessage():
             return image_block(
@@ -126,6 +134,10 @@ def media_block(
             )
         case AudioMessage():
             _drop_audio(item, recorder=recorder, index=index, field_prefix=field_prefix)
+            return None
+        case VideoMessage():
+            reason = unsupported_medium(item, provider=_NAME, field_prefix=field_prefix)
+            recorder.record(index, "dropped", reason, error=UnsupportedMessageError)
             return None
 
 

@@ -17,6 +17,7 @@ from llmbridge import (
     ImageMessage,
     InvalidMessageError,
     UnsupportedMessageError,
+    VideoMessage,
 )
 from llmbridge.gemini._contents import Part
 from llmbridge.kit import NoteRecorder, omitted_detail
@@ -56,7 +57,7 @@ _SUFFIX_TYPES: Final = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "ima
     ".pdf": "application/pdf",
 }
 
-Media = ImageMessage | DocumentMessage | AudioMessage
+Media = ImageMessage | DocumentMessage | AudioMessage | VideoMessage
 _FILES_API: Final = "https://generativelanguage.googleapis.com/v1beta/"
 
 
@@ -107,6 +108,9 @@ class MediaParts:
             omitted = omitted_detail(item, provider="Gemini", field_prefix=field_prefix)
             if omitted is not None:
                 self.recorder.record(index, "omitted", omitted)
+        if isinstance(item, VideoMessage):  # video parts come with their own rules (19.2)
+            self._unsupported(index, f"video{_where(field_prefix)}")
+            return None
         if item.file_id is not None:
             return self._file_reference(item, index, field_prefix, allowed)
         url = None if isinstance(item, AudioMessage) else item.url

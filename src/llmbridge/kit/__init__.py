@@ -52,9 +52,11 @@ from llmbridge.kit._checks import (
     checked_tool_choice,
     document_text,
     fetchable_url,
+    media_kind,
     omitted_detail,
     unsupported_envelope,
     unsupported_media_url,
+    unsupported_medium,
 )
 from llmbridge.kit._connector import MessageConnector
 from llmbridge.kit._conversation import PreparedConversation, prepare_conversation
@@ -151,6 +153,7 @@ __all__ = [
     "layer_create_settings",
     "load_provider",
     "log_notes",
+    "media_kind",
     "omitted_detail",
     "output_json_schema",
     "output_schema_name",
@@ -175,4 +178,5 @@ __all__ = [
     "tool_call_id_or_fallback",
     "unsupported_envelope",
     "unsupported_media_url",
+    "unsupported_medium",
 ]

@@ -13,7 +13,14 @@ from collections.abc import Collection
 from typing import Any, Final
 
 from llmbridge._errors import InvalidMessageError
-from llmbridge._messages import DocumentMessage, ImageMessage, MessageEnvelope
+from llmbridge._messages import (
+    AudioMessage,
+    DocumentMessage,
+    ImageMessage,
+    MediaPart,
+    MessageEnvelope,
+    VideoMessage,
+)
 from llmbridge._messages._media import url_scheme
 
 __all__ = [
@@ -177,8 +184,16 @@ def fetchable_url(url: str, schemes: Collection[str] = WEB_URL_SCHEMES) -> bool:
     return url_scheme(url) in schemes and GOOGLE_FILE_URI.match(url) is None
 
 
+_MEDIA_KINDS: Final = (
+    ("image", ImageMessage),
+    ("document", DocumentMessage),
+    ("audio", AudioMessage),
+    ("video", VideoMessage),
+)
+
+
 def unsupported_media_url(
-    item: ImageMessage | DocumentMessage,
+    item: MediaPart,
     *,
     schemes: Collection[str] = WEB_URL_SCHEMES,
     provider: str,
@@ -193,7 +208,7 @@ def unsupported_media_url(
     The caller drops such an item as unsupported (strict mode: ``UnsupportedMessageError``).
     Media given as bytes always can. ``field_prefix`` locates the item inside its message.
     """
-    kind = "image" if isinstance(item, ImageMessage) else "document"
+    kind = media_kind(item)
     if item.file_id is not None:
         if item.file_provider in file_providers:
             return None
@@ -214,6 +229,22 @@ def unsupported_media_url(
         f"{url_scheme(url)}:// {kind} URLs cannot be sent to {provider}{_where(field_prefix)}; "
         f"{taken}"
     )
+
+
+def media_kind(item: MediaPart) -> str:
+    """The medium of a media message as the notes name it: ``"image"``, ``"document"``,
+    ``"audio"`` or ``"video"``."""
+    for kind, cls in _MEDIA_KINDS:
+        if isinstance(item, cls):
+            return kind
+    raise TypeError(f"not a media message: {type(item).__name__}")
+
+
+def unsupported_medium(item: MediaPart, *, provider: str, field_prefix: str = "") -> str:
+    """The ``"dropped"`` note of a medium ``provider`` takes in no form (video on every wing but
+    Gemini, audio on Anthropic and Responses); the caller records it as unsupported (strict
+    mode: ``UnsupportedMessageError``)."""
+    return f"{media_kind(item)} cannot be sent to {provider}{_where(field_prefix)}"
 
 
 def omitted_detail(image: ImageMessage, *, provider: str, field_prefix: str = "") -> str | None:

@@ -35,6 +35,7 @@ from llmbridge import (
     UnsupportedMessageError,
 )
 from llmbridge.kit import (
+    MediaPart,
     check_text,
     split_result,
     tool_call_id_or_fallback,
@@ -212,7 +213,7 @@ def _emit_results(conv: Converter, message: ToolCallResultMessage, index: int) -
 def _move_media(
     conv: Converter,
     call_id: str,
-    media: Sequence[ImageMessage | DocumentMessage],
+    media: Sequence[MediaPart],
     text: str | None,
     index: int,
     position: int,

@@ -19,7 +19,13 @@ from openai.types.chat.chat_completion_content_part_image_param import (
     ImageURL,
 )
 
-from llmbridge import AudioMessage, DocumentMessage, ImageMessage, UnsupportedMessageError
+from llmbridge import (
+    AudioMessage,
+    DocumentMessage,
+    ImageMessage,
+    UnsupportedMessageError,
+    VideoMessage,
+)
 from llmbridge.kit import (
     NAME_PATTERN,
     CutOffCalls,
@@ -28,6 +34,7 @@ from llmbridge.kit import (
     check_text,
     sanitize_identifier,
     unsupported_media_url,
+    unsupported_medium,
 )
 from llmbridge.openai._media import MAX_DOCUMENT_BYTES, MediaBatch, audio_part, document_part
 
@@ -136,11 +143,12 @@ class Converter:
 
     def media_part(
         self,
-        item: ImageMessage | DocumentMessage | AudioMessage,
+        item: ImageMessage | DocumentMessage | AudioMessage | VideoMessage,
         index: int,
         field_prefix: str = "",
     ) -> ChatCompletionContentPartParam | None:
-        """The content part of an image, document or audio item (``None``: dropped, noted)."""
+        """The content part of an image, document or audio item (``None``: dropped, noted;
+        video is not supported)."""
         match item:
             case ImageMessage():
                 return self.image_part(item, index, field_prefix)
@@ -156,6 +164,10 @@ class Converter:
                 return audio_part(
                     item, recorder=self.recorder, index=index, field_prefix=field_prefix
                 )
+            case VideoMessage():
+                reason = unsupported_medium(item, provider=_PROVIDER, field_prefix=field_prefix)
+                self.recorder.record(index, "dropped", reason, error=UnsupportedMessageError)
+                return None
 
     def flush_media(self) -> None:
         """Send the media of the tool results before, in one user message (after them)."""

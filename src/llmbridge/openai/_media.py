@@ -130,8 +130,12 @@ def document_part(
 def audio_part(
     audio: AudioMessage, *, recorder: NoteRecorder, index: int, field_prefix: str = ""
 ) -> ChatCompletionContentPartInputAudioParam | None:
-    """The ``input_audio`` part of wav or mp3 ``audio``; other types are dropped (noted; strict
-    mode: ``UnsupportedMessageError``)."""
+    """The ``input_audio`` part of wav or mp3 ``audio``; other types and audio file references
+    are dropped (noted; strict mode: ``UnsupportedMessageError``)."""
+    if audio.file_id is not None:  # Chat takes audio as bytes only (API.md 19.7)
+        reason = unsupported_media_url(audio, provider=_PROVIDER, field_prefix=field_prefix)
+        recorder.record(index, "dropped", reason or "", error=UnsupportedMessageError)
+        return None
     audio_format = AUDIO_FORMATS.get(audio.media_type or "")
     if audio_format is None:
         recorder.record(
@@ -142,7 +146,7 @@ def audio_part(
             error=UnsupportedMessageError,
         )
         return None
-    assert audio.base64_data is not None  # audio always holds bytes
+    assert audio.base64_data is not None  # not a file reference: bytes
     return {
         "type": "input_audio",
         "input_audio": {"data": audio.base64_data, "format": audio_format},

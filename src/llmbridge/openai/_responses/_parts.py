@@ -18,8 +18,15 @@ from llmbridge import (
     Message,
     TextMessage,
     UnsupportedMessageError,
+    VideoMessage,
 )
-from llmbridge.kit import NoteRecorder, check_image, check_text, unsupported_media_url
+from llmbridge.kit import (
+    NoteRecorder,
+    check_image,
+    check_text,
+    unsupported_media_url,
+    unsupported_medium,
+)
 from llmbridge.openai._responses._media import FILE_PROVIDERS, document_part
 
 __all__ = ["IMAGE_URL_SCHEMES", "PartBuilder"]
@@ -99,6 +106,10 @@ class PartBuilder:
                 )
             case AudioMessage():
                 self._audio(index, f" ({field})" if field else "")
+                return None
+            case VideoMessage():
+                reason = unsupported_medium(item, provider=_TITLE, field_prefix=prefix)
+                self.recorder.record(index, "dropped", reason, error=UnsupportedMessageError)
                 return None
             case TextMessage():
                 text = self._text(item.content, index, field or "content")
