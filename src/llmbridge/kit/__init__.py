@@ -61,6 +61,7 @@ from llmbridge.kit._checks import (
 from llmbridge.kit._connector import MessageConnector
 from llmbridge.kit._conversation import PreparedConversation, prepare_conversation
 from llmbridge.kit._dispatch import MessageDispatcher
+from llmbridge.kit._hosted import own_hosted_tools
 from llmbridge.kit._importing import TurnImporter, Unmapped
 from llmbridge.kit._names import NAME_PATTERN, sanitize_identifier, shorten_identifier
 from llmbridge.kit._notes import NoteKind, NoteLog, NoteRecorder, log_notes
@@ -157,6 +158,7 @@ __all__ = [
     "omitted_detail",
     "output_json_schema",
     "output_schema_name",
+    "own_hosted_tools",
     "partial_reply",
     "prepare_conversation",
     "provider_info",
