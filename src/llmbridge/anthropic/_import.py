@@ -70,6 +70,7 @@ _OPTIONAL: Final[Mapping[str, Mapping[str, tuple[type, str]]]] = {
 _THINKING: Final = frozenset({"thinking", "redacted_thinking"})
 _RESULT_KINDS: Final = frozenset({"text", "image", "document"})
 _TEXT: Final = frozenset({"text"})
+_FILE_SOURCE_KEYS: Final = frozenset({"type", "file_id"})
 
 
 Block = Mapping[str, Any]
@@ -91,9 +92,20 @@ def _block_problem(kinds: frozenset[str], block: Any, where: str, owner: str) ->
     return None
 
 
+def _file_id(source: Any) -> str | None:
+    """The ``file_id`` of a ``{"type": "file", "file_id": ...}`` source (nothing else in it)."""
+    if isinstance(source, Mapping) and source.keys() == _FILE_SOURCE_KEYS:
+        file_id = source["file_id"]
+        return file_id if isinstance(file_id, str) else None
+    return None
+
+
 def _image(block: Block) -> ImageMessage | Unmapped:
     source = block["source"]
     kind = source.get("type") if isinstance(source, Mapping) else None
+    file_id = _file_id(source) if kind == "file" else None
+    if file_id is not None:
+        return ImageMessage(Role.USER, file_id=file_id, file_provider=_PROVIDER)
     if kind == "url" and isinstance(source.get("url"), str):
         return ImageMessage(Role.USER, source["url"])
     if kind == "base64" and isinstance(source.get("data"), str):
@@ -110,6 +122,11 @@ def _document(block: Block) -> DocumentMessage | Unmapped:
     filename = title if isinstance(title, str) and title.strip() else None
     if title is not None and filename is None:
         return Unmapped("title", "a document title must be a non-empty string")
+    file_id = _file_id(source) if kind == "file" else None
+    if file_id is not None:
+        return DocumentMessage(
+            Role.USER, file_id=file_id, file_provider=_PROVIDER, filename=filename
+        )
     if kind == "url" and isinstance(source.get("url"), str):
         return DocumentMessage(Role.USER, source["url"], filename=filename)
     if kind == "base64" and isinstance(data, str) and source.get("media_type") == "application/pdf":
@@ -330,7 +347,8 @@ def from_anthropic_messages(
     the names and arguments of the calls they answer (content blocks as a parts result); other
     user blocks become a ``TextMessage``, an ``ImageMessage`` (base64 sources as bytes), a
     ``DocumentMessage`` (``title`` as its ``filename``; a text source as ``text/plain``
-    bytes) or a ``MultiModalMessage``.
+    bytes) or a ``MultiModalMessage``; a ``file`` source (in a user turn or a tool result) is
+    a file reference, ``file_provider="anthropic"``.
     A message that cannot be mapped (an unknown block type or key, a result answering no
     earlier call) becomes ``MessageEnvelope(message)``; with ``strict_mode`` it raises
     ``InvalidMessageError`` naming its index (``None`` and field ``system[i]`` for a system

@@ -172,11 +172,13 @@ def to_anthropic(
     images are base64 (png, jpeg, gif or webp, base64 text at most ``max_image_bytes`` long,
     ``None``: no limit) or URL sources (never downloaded); PDFs are ``document`` blocks with a
     base64 source (base64 text at most ``max_document_bytes`` long) or an http(s) URL source, text,
-    markdown and csv documents ``document`` blocks with a ``text/plain`` text source; audio is not
-    supported; a tool result of parts becomes ``tool_result`` content blocks (text, image,
-    document); tool-call arguments become ``input`` objects; real ids are kept and ids outside
-    ``[a-zA-Z0-9_-]`` rewritten in call and result; function names of history calls outside
-    ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only Anthropic reasoning is sent back.
+    markdown and csv documents ``document`` blocks with a ``text/plain`` text source; images and
+    documents with ``file_provider="anthropic"`` ``file`` sources (other providers' files are not
+    supported); audio is not supported; a tool result of parts becomes ``tool_result`` content
+    blocks (text, image, document); tool-call arguments become ``input`` objects; real ids are
+    kept and ids outside ``[a-zA-Z0-9_-]`` rewritten in call and result; function names of
+    history calls outside ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only
+    Anthropic reasoning is sent back.
     ``gs://`` image URLs and envelopes of a role other than ``user``, ``assistant`` and ``system``
     are not supported; user and assistant envelopes merge with neighbouring turns of their role. A
     call of a reply cut off at the token limit whose arguments are no JSON object is sent with
