@@ -10,6 +10,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from llmbridge import (
     Citation,
@@ -243,3 +245,35 @@ def test_a_partial_reply_carries_the_citations_its_text_has_reached() -> None:
     # Two annotation chunks before any text, then the text in three deltas, then the finish.
     assert seen == [None, None, None, 0, 0, 2, 2]
     assert aggregator.finish().citations == (cited(PARIS), cited(BERLIN))  # type: ignore[attr-defined]
+
+
+@st.composite
+def annotated_replies(draw: st.DrawFn) -> tuple[JSON, list[JSON]]:
+    """A reply text with url_citation spans inside it, its completion and a stream of it."""
+    text = draw(st.text(min_size=1, max_size=40))
+    annotations = []
+    for number in range(draw(st.integers(0, 4))):
+        start = draw(st.integers(0, len(text)))
+        end = draw(st.integers(start, len(text)))
+        annotations.append(url_citation(start, end, f"https://s{number}.example", f"S{number}"))
+    cuts = sorted(draw(st.lists(st.integers(1, len(text)), max_size=4)))
+    parts = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    stream = openai_text_chunks([part for part in parts if part])
+    placement = draw(st.sampled_from(["first", "last"]))
+    reply = with_annotations(openai_completion(text), annotations)
+    return reply, annotated_stream(stream, annotations, placement) if annotations else stream
+
+
+@given(annotated_replies())
+def test_a_stream_ends_with_the_citations_of_the_same_reply(
+    reply_and_stream: tuple[JSON, list[JSON]],
+) -> None:
+    reply, stream = reply_and_stream
+    aggregator = OpenAIStreamAggregator(AGENT, strict_mode=True)
+    for chunk in chunks(stream):
+        aggregator.add(chunk)
+
+    sent = from_openai(completion(reply), agent_name=AGENT, strict_mode=True)
+
+    assert aggregator.finish() == sent
+    assert len(sent.citations) == len(reply["choices"][0]["message"]["annotations"])  # type: ignore[attr-defined]
