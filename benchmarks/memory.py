@@ -22,9 +22,7 @@ from typing import Final
 
 import llmbridge.gemini._media as gemini_media
 from benchmarks.conversation import AGENT, big_image_conversation
-from benchmarks.floors import anthropic_floor, openai_floor
-from benchmarks.gemini import gemini_floor
-from benchmarks.responses_floors import responses_floor
+from benchmarks.floors import anthropic_floor, gemini_floor, openai_floor, responses_floor
 from llmbridge import Message
 from llmbridge.anthropic import to_anthropic
 from llmbridge.gemini import to_gemini
