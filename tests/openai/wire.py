@@ -8,8 +8,9 @@ the API's observed rules (wire-rules.md 1.3-1.5): name and function-name pattern
 ``tool_calls``, tool-call ids non-empty, at most 40 characters and unique, assistant content
 null only beside tool calls, tool messages exactly answering the closest preceding
 assistant ``tool_calls`` message, and media parts (``image_url``, ``file``, ``input_audio``)
-only in user messages: a ``file`` part with a ``filename`` and a base64 PDF data URL, an
-``input_audio`` part with base64 data (wire-rules.md; wave2.md 3.3, 3.5).
+only in user messages: a ``file`` part with either a ``filename`` and a base64 PDF data URL or
+an uploaded file's ``file_id`` (API.md 19.1), an ``input_audio`` part with base64 data
+(wire-rules.md; wave2.md 3.3, 3.5).
 
 ``check_message`` checks one message's shape (fragments converted message by message);
 ``check_messages`` a whole conversation; ``check_request_body`` the JSON body the SDK sent.
@@ -64,6 +65,8 @@ def _check_ids_and_names(message: dict[str, Any], path: str) -> None:
 MEDIA_PARTS = frozenset({"image_url", "file", "input_audio"})
 PDF_DATA_URL = re.compile(r"^data:application/pdf;base64,[A-Za-z0-9+/]+={0,2}$")
 BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
+# An uploaded file's id (``file-...``): not a URI, not another provider's file name.
+FILE_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def _check_media(message: Any, path: str) -> None:
@@ -85,6 +88,13 @@ def _check_media(message: Any, path: str) -> None:
                 _fail(f"{where}.image_url.url", "OpenAI cannot fetch gs:// or Files API URIs")
         if kind == "file":
             file = part.get("file") or {}
+            sources = sorted({"file_data", "file_id"} & set(file))
+            if len(sources) != 1:
+                _fail(f"{where}.file", f"needs exactly one of file_data, file_id, got {sources}")
+            if "file_id" in file and not (
+                isinstance(file["file_id"], str) and FILE_ID.match(file["file_id"])
+            ):
+                _fail(f"{where}.file.file_id", f"{file['file_id']!r} is not an OpenAI file id")
             if "file_data" in file:
                 if not PDF_DATA_URL.match(file["file_data"]):
                     _fail(f"{where}.file.file_data", "must be a base64 data:application/pdf URL")
