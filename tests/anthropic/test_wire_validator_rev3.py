@@ -172,6 +172,15 @@ ACCEPTED = [
         ),
         id="file_sources_inside_tool_result",
     ),
+    pytest.param(
+        # DocumentBlockParam.citations: CitationsConfigParam, the request side of citations
+        body(
+            user(text("Cite it."), {**FILE_PDF, "citations": {"enabled": True}}),
+            assistant(tool_use("toolu_1", "fetch", {})),
+            user(tool_result("toolu_1", [{**FILE_PDF, "citations": {"enabled": True}}])),
+        ),
+        id="documents_asking_for_citations",
+    ),
     pytest.param(replay(cited(CHAR)), id="char_location_citation"),
     pytest.param(replay(cited(PAGE)), id="page_location_citation"),
     pytest.param(replay(cited(BLOCKS)), id="content_block_location_citation"),

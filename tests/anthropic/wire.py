@@ -170,7 +170,7 @@ def _result_content(where: str, content: Any) -> None:
         inner = f"{where}.content[{position}]"
         if not isinstance(block, Mapping) or block.get("type") not in RESULT_BLOCKS:
             _fail(inner, f"a tool_result holds only {sorted(RESULT_BLOCKS)} blocks")
-        if "citations" in block:
+        if block.get("type") == "text" and "citations" in block:
             _fail(inner, "citations belong to assistant text, not to a tool_result")
         _block(inner, block)
 
@@ -237,7 +237,7 @@ def _turn(where: str, message: Mapping[str, Any]) -> None:
         _block(block_where, block)
         if block["type"] not in ROLE_BLOCKS[role]:
             _fail(block_where, f"a {block['type']} block cannot be in a {role} turn")
-        if "citations" in block and role != "assistant":
+        if block["type"] == "text" and "citations" in block and role != "assistant":
             _fail(block_where, "citations belong to assistant text (replies carry them)")
         if block["type"] in FRONT[role]:
             if seen_other:
