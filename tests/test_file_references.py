@@ -144,6 +144,18 @@ SENT: dict[str, tuple[Any, Message, Any]] = {
         OPENAI_PDF,
         [{"role": "user", "content": [{"type": "file", "file": {"file_id": "file-pdf1"}}]}],
     ),
+    "anthropic_document": (
+        _anthropic,
+        ANTHROPIC_PDF,
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "document", "source": {"type": "file", "file_id": "file_011"}}
+                ],
+            }
+        ],
+    ),
     "gemini_image": (
         _gemini,
         GEMINI_IMAGE,

@@ -1,21 +1,16 @@
-"""Shared by the revision-3 tests (API.md 19) until the strict validator knows the new blocks.
+"""Shared by the revision-3 tests (API.md 19): replies over the real SDK and respx, both paths.
 
-``tests/anthropic/wire.py`` does not know ``file`` sources, citations or hosted tool blocks yet
-(they come with branch wave3-wire); until it lands, these tests use ``convert`` here, which
-checks no mutation but not the wire, and switch the conftest's validator off with
-``validate_every_payload``. Both go once the validator knows the blocks.
+Every request body goes through the strict validator (the conftest's, and
+``assert_valid_http_request`` for the bodies and beta headers the SDK sent).
 """
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import httpx
-import pytest
 import respx
 from anthropic._models import construct_type
 from anthropic.types import Message as AnthropicMessage
@@ -24,7 +19,6 @@ from llmbridge import Message, Role, TextMessage
 from llmbridge.anthropic import (
     AnthropicChatAgent,
     AnthropicMessageConnector,
-    AnthropicRequest,
     from_anthropic,
     from_anthropic_messages,
     to_anthropic,
@@ -35,23 +29,9 @@ from llmbridge.testing import (
     anthropic_sse_response,
     anthropic_stream_events,
 )
-from tests.anthropic.helpers import URL
+from tests.anthropic.helpers import URL, convert
+from tests.anthropic.wire import assert_valid_http_request
 from tests.corpus import AGENT
-
-
-@pytest.fixture(autouse=True)
-def validate_every_payload() -> None:
-    """Replaces the conftest's fixture of this name in the modules that import it."""
-
-
-def convert(
-    messages: Sequence[Message], *, strict: bool = False, **kwargs: Any
-) -> AnthropicRequest:
-    """``to_anthropic`` for ``AGENT``; proves the input unchanged."""
-    before = copy.deepcopy(list(messages))
-    request = to_anthropic(messages, agent_name=AGENT, strict_mode=strict, **kwargs)
-    assert list(messages) == before, "the conversion mutated its input"
-    return request
 
 
 def router_for(body: dict[str, Any], events: list[dict[str, Any]] | None = None) -> respx.Router:
@@ -64,8 +44,12 @@ def router_for(body: dict[str, Any], events: list[dict[str, Any]] | None = None)
             )
         return httpx.Response(200, json=body)
 
+    def checked(request: httpx.Request) -> httpx.Response:
+        assert_valid_http_request(request)
+        return answer(request)
+
     router = respx.Router(assert_all_called=False)
-    router.post(URL).mock(side_effect=answer)
+    router.post(URL).mock(side_effect=checked)
     return router
 
 

@@ -12,16 +12,13 @@ import pytest
 from llmbridge import Citation, InvalidMessageError, Role, TextMessage, ToolCallMessage
 from llmbridge.anthropic import from_anthropic, from_anthropic_messages, to_anthropic
 from llmbridge.testing import anthropic_message, anthropic_text_block, anthropic_tool_use_block
+from tests.anthropic.helpers import convert
 from tests.anthropic.rev3 import (
     assert_replayed,
-    convert,
     plain_and_streamed,
     sdk_message,
-    validate_every_payload,
 )
 from tests.corpus import AGENT
-
-__all__ = ["validate_every_payload"]
 
 QUESTION = TextMessage(Role.USER, "What does the document say?")
 CHAR = {

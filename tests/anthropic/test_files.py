@@ -31,11 +31,9 @@ from llmbridge import (
 from llmbridge.anthropic import AnthropicChatAgent, from_anthropic_messages, to_anthropic
 from llmbridge.testing import anthropic_client, anthropic_message, anthropic_sse_response
 from llmbridge.testing import anthropic_stream_events as stream_events
-from tests.anthropic.helpers import URL, text, tool_result, tool_use, user
-from tests.anthropic.rev3 import convert, validate_every_payload
+from tests.anthropic.helpers import URL, convert, text, tool_result, tool_use, user
+from tests.anthropic.wire import assert_valid_http_request
 from tests.corpus import AGENT
-
-__all__ = ["validate_every_payload"]  # the fixture, used by every test of the module
 
 FILES_BETA = "files-api-2025-04-14"
 IMAGE = ImageMessage(Role.USER, file_id="file_011img", file_provider="anthropic")
@@ -130,7 +128,11 @@ def router_answering(stream: bool) -> tuple[respx.Router, respx.Route]:
 
 
 def beta_header(route: respx.Route) -> str | None:
-    value: str | None = route.calls.last.request.headers.get("anthropic-beta")
+    """The ``anthropic-beta`` header the SDK sent (the body and header checked by the wire
+    validator first)."""
+    request = route.calls.last.request
+    assert_valid_http_request(request)
+    value: str | None = request.headers.get("anthropic-beta")
     return value
 
 

@@ -21,17 +21,13 @@ from llmbridge import (
 from llmbridge.anthropic import from_anthropic, from_anthropic_messages, to_anthropic
 from llmbridge.kit import plain_json
 from llmbridge.testing import anthropic_message, anthropic_text_block, anthropic_tool_use_block
-from tests.anthropic.helpers import MCP_RESULT, MCP_USE
+from tests.anthropic.helpers import MCP_RESULT, MCP_USE, convert
 from tests.anthropic.rev3 import (
     assert_replayed,
-    convert,
     plain_and_streamed,
     sdk_message,
-    validate_every_payload,
 )
 from tests.corpus import AGENT
-
-__all__ = ["validate_every_payload"]
 
 QUESTION = TextMessage(Role.USER, "Look it up.")
 
@@ -120,6 +116,10 @@ def editor(kind: str, **fields: Any) -> dict[str, Any]:
 
 EDITOR = "text_editor_code_execution"
 PAIR = pair("web_search", {"query": "rate limits"}, [SEARCH_HIT])
+SECOND_PAIR = [
+    use("srvtoolu_2", "web_search", {"query": "tiers"}),
+    result("web_search_tool_result", "srvtoolu_2", [SECOND_HIT]),
+]
 Q = {"query": "x"}
 # blocks -> (result, is_error); name, arguments and id are the use block's
 CALLS: dict[str, tuple[list[dict[str, Any]], str | None, bool]] = {
@@ -300,12 +300,7 @@ REPLAYED: dict[str, tuple[list[dict[str, Any]], str]] = {
     ),
     "search_first": ([*PAIR, anthropic_text_block("Found it.")], "end_turn"),
     "two_searches_in_a_row": (
-        [
-            *PAIR,
-            use("srvtoolu_2", "web_search", {"query": "b"}),
-            result("web_search_tool_result", "srvtoolu_2", []),
-            anthropic_text_block("Both."),
-        ],
+        [*PAIR, *SECOND_PAIR, anthropic_text_block("Both.")],
         "end_turn",
     ),
     "paused_after_a_use_block": (
@@ -314,10 +309,6 @@ REPLAYED: dict[str, tuple[list[dict[str, Any]], str]] = {
     ),
     "paused_hosted_only": ([*PAIR], "pause_turn"),
     "mcp": ([MCP_USE, MCP_RESULT, anthropic_text_block("Sixty.")], "end_turn"),
-    "whitespace_text_beside_other_text": (
-        [anthropic_text_block("See:"), *PAIR, anthropic_text_block("\n\n"), *PAIR],
-        "pause_turn",
-    ),
 }
 
 
@@ -368,6 +359,10 @@ WHITESPACE: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
     "trailing_whitespace_of_the_last_turn": (
         [anthropic_text_block("See:"), *PAIR, anthropic_text_block("\n\n")],
         [anthropic_text_block("See:"), *PAIR],
+    ),
+    "whitespace_between_two_searches": (
+        [anthropic_text_block("See:"), *PAIR, anthropic_text_block("\n\n"), *SECOND_PAIR],
+        [anthropic_text_block("See:"), *PAIR, *SECOND_PAIR],
     ),
 }
 

@@ -60,9 +60,9 @@ def reply_blocks(
     """The text and hosted blocks of ``message``'s assistant turn (no thinking, no
     ``tool_use``), in reply order.
 
-    Text between two hosted or cited blocks that is only whitespace is left out when the
-    message has no other text (the API refuses a turn whose text is all whitespace; a
-    ``"repaired"`` note); empty text never makes a block. Raises ``InvalidMessageError`` for
+    Text between two hosted or cited blocks that is only whitespace is left out (a
+    ``"repaired"`` note: the API refuses a turn whose text is all whitespace, and such a block
+    shows nothing); empty text never makes a block. Raises ``InvalidMessageError`` for
     text with a lone surrogate.
     """
     content = message.content or ""
@@ -98,7 +98,7 @@ def reply_blocks(
 class _Walk:
     """Cuts ``content`` into text blocks around the hosted and cited items."""
 
-    __slots__ = ("blocks_out", "content", "index", "position", "recorder", "spaces")
+    __slots__ = ("blocks_out", "content", "index", "position", "recorder")
 
     def __init__(self, content: str, index: int, recorder: NoteRecorder) -> None:
         self.content = content
@@ -106,15 +106,13 @@ class _Walk:
         self.recorder = recorder
         self.position = 0
         self.blocks_out: list[Block] = []
-        # Whitespace-only text pieces are sent only when the message has other text.
-        self.spaces = bool(content) and not content.isspace()
 
     def _text_to(self, end: int) -> None:
         piece = self.content[self.position : end]
         self.position = max(self.position, end)
         if not piece:
             return
-        if piece.isspace() and not self.spaces:
+        if piece.isspace():
             self.recorder.record(
                 self.index, "repaired", "whitespace-only text beside hosted tool blocks left out"
             )
