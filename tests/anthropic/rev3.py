@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -33,16 +34,42 @@ from tests.anthropic.helpers import URL, convert
 from tests.anthropic.wire import assert_valid_http_request
 from tests.corpus import AGENT
 
+REV3 = Path(__file__).resolve().parents[1] / "fixtures" / "anthropic" / "rev3"
+"""The recorded replies and streams with citations and server tools (facts: rev3-facts.md)."""
 
-def router_for(body: dict[str, Any], events: list[dict[str, Any]] | None = None) -> respx.Router:
-    """Plain requests get ``body``, streaming ones ``events`` (default: the kit's of ``body``)."""
+
+def recorded(name: str) -> dict[str, Any]:
+    """A recorded reply body of ``REV3``."""
+    body: dict[str, Any] = json.loads((REV3 / name).read_text(encoding="utf-8"))
+    return body
+
+
+def without_nulls(value: Any) -> Any:
+    """A recorded block as a request replays it: ``null`` fields left out (the request types
+    take them absent or ``null`` alike), except in citations, whose titles are nullable."""
+    if isinstance(value, dict):
+        return {
+            key: item if key == "citations" else without_nulls(item)
+            for key, item in value.items()
+            if item is not None
+        }
+    if isinstance(value, list):
+        return [without_nulls(item) for item in value]
+    return value
+
+
+def router_for(
+    body: dict[str, Any], events: list[dict[str, Any]] | None = None, *, sse: bytes | None = None
+) -> respx.Router:
+    """Plain requests get ``body``; streaming ones the recorded body ``sse``, or ``events``
+    (default: the kit's of ``body``)."""
 
     def answer(request: httpx.Request) -> httpx.Response:
-        if json.loads(request.content).get("stream"):
-            return anthropic_sse_response(
-                anthropic_stream_events(body) if events is None else events
-            )
-        return httpx.Response(200, json=body)
+        if not json.loads(request.content).get("stream"):
+            return httpx.Response(200, json=body)
+        if sse is not None:
+            return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=sse)
+        return anthropic_sse_response(anthropic_stream_events(body) if events is None else events)
 
     def checked(request: httpx.Request) -> httpx.Response:
         assert_valid_http_request(request)
