@@ -178,7 +178,11 @@ def to_anthropic(
     blocks (text, image, document); tool-call arguments become ``input`` objects; real ids are
     kept and ids outside ``[a-zA-Z0-9_-]`` rewritten in call and result; function names of
     history calls outside ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only
-    Anthropic reasoning is sent back.
+    Anthropic reasoning is sent back. A reply's Anthropic citations and hosted tools go back in
+    place (text blocks with their ``citations``, server and MCP tool blocks as recorded, a
+    result right after its use; whitespace-only text between them left out, ``"repaired"``), so
+    a ``pause_turn`` reply sent as the last message is continued by the API; another provider's
+    hosted tools are not sent (one ``"omitted"`` note, never raising), nor its citations.
     ``gs://`` image URLs and envelopes of a role other than ``user``, ``assistant`` and ``system``
     are not supported; user and assistant envelopes merge with neighbouring turns of their role. A
     call of a reply cut off at the token limit whose arguments are no JSON object is sent with
