@@ -97,7 +97,7 @@ class ReplyContent:
         self.reasoning: list[Reasoning] = []
         self.calls: list[ToolCall] = []
         self.citations: list[Citation] = []
-        self.hosted = HostedBlocks()
+        self.hosted: HostedBlocks | None = None  # made at the first hosted block: most have none
 
     def text(self, text: str, citations: Sequence[Any] = ()) -> None:
         """A text block; each of its citations (SDK objects or dicts) covers the whole block."""
@@ -109,6 +109,8 @@ class ReplyContent:
 
     def hosted_block(self, block: Any) -> None:
         """A server or MCP tool block (an SDK object or its dict), at the current text offset."""
+        if self.hosted is None:
+            self.hosted = HostedBlocks()
         self.hosted.add(reply_block(dumped(block)), self.length)
 
     def parts(self, *, stop_reason: str | None, usage: Usage | None) -> ReplyParts:
@@ -128,7 +130,7 @@ class ReplyContent:
     def reply(self, parts: ReplyParts, *, agent_name: str, raw: Any) -> Message:
         """The reply: the kit's ``build_reply`` plus citations and hosted tools; a reply of
         hosted tools only that paused (``pause_turn``) is a ``TextMessage`` with ``""``."""
-        hosted = self.hosted.calls()
+        hosted = () if self.hosted is None else self.hosted.calls()
         if hosted and _paused_without_text(parts):
             message: Message = TextMessage(
                 Role.ASSISTANT,
@@ -145,14 +147,16 @@ class ReplyContent:
 
     def partial(self, parts: ReplyParts, *, agent_name: str) -> Message | None:
         """What has arrived so far, unchecked (``None`` when nothing has)."""
-        hosted = self.hosted.calls()
+        hosted = () if self.hosted is None else self.hosted.calls()
         message = partial_reply(parts, agent_name=agent_name)
         if message is None and hosted:
             message = TextMessage(Role.ASSISTANT, "", agent_name, usage=parts.usage)
         return None if message is None else self._with_metadata(message, hosted)
 
     def _with_metadata(self, message: Message, hosted: tuple[HostedToolCall, ...]) -> Message:
-        if not (self.citations or hosted) or not isinstance(message, TextMessage | ToolCallMessage):
+        if not (self.citations or hosted):
+            return message
+        if not isinstance(message, TextMessage | ToolCallMessage):
             return message
         return replace(message, citations=tuple(self.citations), hosted_tools=hosted)
 

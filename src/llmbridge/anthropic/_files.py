@@ -19,25 +19,32 @@ BETA_HEADER: Final = "anthropic-beta"
 _MEDIA_BLOCKS: Final = frozenset({"image", "document"})
 
 
-def _is_file_block(block: Any) -> bool:
-    if not isinstance(block, Mapping):
-        return False
-    kind = block.get("type")
-    if kind in _MEDIA_BLOCKS:
-        source = block.get("source")
-        return isinstance(source, Mapping) and source.get("type") == "file"
-    if kind == "tool_result":
-        content = block.get("content")
-        return isinstance(content, list) and any(_is_file_block(item) for item in content)
+def _has_file_source(blocks: Any) -> bool:
+    """Whether a content list holds an image or document block with a ``file`` source, itself
+    or inside a ``tool_result``'s content."""
+    # Inline loops: this runs over every block of every request (a call per block made it a
+    # quarter of a to_anthropic of the benchmark conversation).
+    for block in blocks:
+        kind = block.get("type") if type(block) is dict or isinstance(block, Mapping) else None
+        if kind in _MEDIA_BLOCKS:
+            source = block.get("source")
+            if type(source) is dict and source.get("type") == "file":
+                return True
+        elif kind == "tool_result":
+            content = block.get("content")
+            if type(content) is list and _has_file_source(content):
+                return True
     return False
 
 
 def uses_files(turns: Iterable[Any]) -> bool:
-    """Whether any turn holds an image or document block with a ``file`` source, in its own
-    content or inside a ``tool_result``'s content."""
+    """Whether any user turn holds an image or document block with a ``file`` source, in its
+    own content or inside a ``tool_result``'s content (only user turns hold either)."""
     for turn in turns:
-        content = turn.get("content") if isinstance(turn, Mapping) else None
-        if isinstance(content, list) and any(_is_file_block(block) for block in content):
+        if not isinstance(turn, Mapping) or turn.get("role") != "user":
+            continue
+        content = turn.get("content")
+        if type(content) is list and _has_file_source(content):
             return True
     return False
 
