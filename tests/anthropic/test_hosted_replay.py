@@ -241,3 +241,14 @@ def test_a_malformed_hosted_block_keeps_its_turn_as_an_envelope_or_raises_strict
 
     assert lenient[-1].content == payload[-1]  # type: ignore[union-attr]
     assert getattr(raised.value, "index", None) == 1
+
+
+def test_another_agents_paused_reply_of_hosted_tools_only_sends_nothing_and_never_raises() -> None:
+    paused = from_anthropic(
+        sdk_message(anthropic_message(PAIR, stop_reason="pause_turn")), agent_name="other"
+    )
+
+    request = convert([QUESTION, paused], strict=True)
+
+    assert request.messages == [{"role": "user", "content": [anthropic_text_block("Look it up.")]}]
+    assert [(n.index, n.kind) for n in request.notes] == [(1, "omitted")]

@@ -102,6 +102,8 @@ class Converter(BlockBuilder, MessageDispatcher):
                 self.recorder.record(
                     index, "omitted", "hosted tool calls are not sent in a user turn"
                 )
+                if not message.content.strip():  # a paused reply: nothing visible to lose
+                    return
         content = message.content
         block: Block | None
         if content.isascii() and content and not content.isspace():  # most texts: no checks
