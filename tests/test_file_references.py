@@ -4,9 +4,9 @@ documents, sent only to a wing of that provider, read back by the importers.
 The Responses importer used to turn a tool output holding an ``input_file`` / ``input_image``
 by ``file_id`` into an envelope, leaving its call unanswered (issue 26, defect 2). Sending:
 OpenAI Chat takes PDFs by id, Responses images and files by id, Gemini its own Files API
-files; every other pairing is not supported (lenient: dropped with a note, strict:
-``UnsupportedMessageError`` naming the index). Anthropic's ``file`` sources need the Files beta
-header on the agent and come with issue 27: they are not supported here yet.
+files, Anthropic its own Files API files (``tests/anthropic/test_files.py``, with the beta
+header on the wire); every other pairing is not supported (lenient: dropped with a note, strict:
+``UnsupportedMessageError`` naming the index).
 """
 
 from __future__ import annotations
@@ -144,6 +144,18 @@ SENT: dict[str, tuple[Any, Message, Any]] = {
         OPENAI_PDF,
         [{"role": "user", "content": [{"type": "file", "file": {"file_id": "file-pdf1"}}]}],
     ),
+    "anthropic_document": (
+        _anthropic,
+        ANTHROPIC_PDF,
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "document", "source": {"type": "file", "file_id": "file_011"}}
+                ],
+            }
+        ],
+    ),
     "gemini_image": (
         _gemini,
         GEMINI_IMAGE,
@@ -175,7 +187,6 @@ NOT_SENT: dict[str, tuple[Any, Message]] = {
     "responses_gemini_image": (_responses, GEMINI_IMAGE),
     "responses_anthropic_document": (_responses, ANTHROPIC_PDF),
     "anthropic_openai_document": (_anthropic, OPENAI_PDF),
-    "anthropic_own_document": (_anthropic, ANTHROPIC_PDF),
     "anthropic_gemini_image": (_anthropic, GEMINI_IMAGE),
     "gemini_openai_document": (_gemini, OPENAI_PDF),
     "gemini_openai_image": (_gemini, OPENAI_IMAGE),

@@ -131,33 +131,30 @@ def constructed_events(body: dict[str, Any], **kwargs: Any) -> list[Any]:
     return constructed_events_of(anthropic_stream_events(body, **kwargs))
 
 
-# Block types anthropic 2.x has no model for, as the API sends them (the SDK builds each as a
-# TextBlock with that type and text None).
+# Block types with no neutral form that anthropic 2.x has no model for, as the API sends them
+# (the SDK builds each as a TextBlock with that type and text None).
 UNMODELLED_BLOCKS = [
     pytest.param(
         {"type": "compaction", "content": "Summary of the earlier turns."}, id="compaction"
     ),
-    pytest.param(
-        {
-            "type": "mcp_tool_use",
-            "id": "mcptoolu_01",
-            "name": "search_docs",
-            "server_name": "docs",
-            "input": {"query": "rate limits"},
-        },
-        id="mcp_tool_use",
-    ),
-    pytest.param(
-        {
-            "type": "mcp_tool_result",
-            "tool_use_id": "mcptoolu_01",
-            "is_error": False,
-            "content": [{"type": "text", "text": "60 requests per minute"}],
-        },
-        id="mcp_tool_result",
-    ),
     pytest.param({"type": "hologram_2031", "frames": [1, 2]}, id="future_block_type"),
 ]
+
+# The MCP connector's blocks (a beta the SDK models only in anthropic.types.beta): hosted tools
+# now (API.md 19.5), built by the SDK as TextBlocks of their type as well.
+MCP_USE = {
+    "type": "mcp_tool_use",
+    "id": "mcptoolu_01",
+    "name": "search_docs",
+    "server_name": "docs",
+    "input": {"query": "rate limits"},
+}
+MCP_RESULT = {
+    "type": "mcp_tool_result",
+    "tool_use_id": "mcptoolu_01",
+    "is_error": False,
+    "content": [{"type": "text", "text": "60 requests per minute"}],
+}
 
 _SEARCH_ID = "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE"
 _SEARCH_RESULT_URL = "https://docs.anthropic.com/en/api/rate-limits"

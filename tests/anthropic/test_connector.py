@@ -44,6 +44,8 @@ from llmbridge.testing import (
     anthropic_tool_use_block,
 )
 from tests.anthropic.helpers import (
+    MCP_RESULT,
+    MCP_USE,
     UNMODELLED_BLOCKS,
     URL,
     assistant,
@@ -355,28 +357,20 @@ async def last_of(stream: Any) -> Any:
     return (await collect(stream))[-1]
 
 
-SERVER_TOOL_AND_UNMODELLED = [
-    *[
-        pytest.param(web_search_reply(stop), web_search_stream(stop), id=f"web_search_{stop}")
-        for stop in ("end_turn", "pause_turn")
-    ],
-    *[
-        pytest.param(
-            anthropic_message([param.values[0], anthropic_text_block("Done.")]), None, id=param.id
-        )
-        for param in UNMODELLED_BLOCKS
-    ],
+UNMODELLED = [
+    pytest.param(anthropic_message([param.values[0], anthropic_text_block("Done.")]), id=param.id)
+    for param in UNMODELLED_BLOCKS
 ]
 
 
 @pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
-@pytest.mark.parametrize(("body", "events"), SERVER_TOOL_AND_UNMODELLED)
+@pytest.mark.parametrize("body", UNMODELLED)
 async def test_blocks_without_neutral_form_convert_the_same_streamed_and_not(
-    body: dict[str, Any], events: list[dict[str, Any]] | None, strict_mode: bool
+    body: dict[str, Any], strict_mode: bool
 ) -> None:
     connector = AnthropicMessageConnector(strict_mode=strict_mode)
     agent = AnthropicChatAgent(
-        anthropic_client(plain_then_stream(body, events)), name=AGENT, model="claude-test"
+        anthropic_client(plain_then_stream(body)), name=AGENT, model="claude-test"
     ).register_message_connector(connector)
 
     plain = await outcome(agent.send("hi"))
@@ -387,6 +381,36 @@ async def test_blocks_without_neutral_form_convert_the_same_streamed_and_not(
         assert plain[0] is UnsupportedMessageError
     else:
         assert isinstance(plain, TextMessage)
+
+
+HOSTED_REPLIES = [
+    *[
+        pytest.param(web_search_reply(stop), web_search_stream(stop), id=f"web_search_{stop}")
+        for stop in ("end_turn", "pause_turn")
+    ],
+    pytest.param(
+        anthropic_message([MCP_USE, MCP_RESULT, anthropic_text_block("Done.")]), None, id="mcp"
+    ),
+]
+
+
+@pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
+@pytest.mark.parametrize(("body", "events"), HOSTED_REPLIES)
+async def test_hosted_tool_replies_convert_the_same_streamed_and_not_in_both_modes(
+    body: dict[str, Any], events: list[dict[str, Any]] | None, strict_mode: bool
+) -> None:
+    connector = AnthropicMessageConnector(strict_mode=strict_mode)
+    agent = AnthropicChatAgent(
+        anthropic_client(plain_then_stream(body, events)), name=AGENT, model="claude-test"
+    ).register_message_connector(connector)
+
+    plain = await agent.send("hi")
+    streamed = await last_of(agent.stream("hi"))
+
+    assert streamed == plain
+    assert isinstance(plain, TextMessage)
+    assert plain.hosted_tools
+    assert {call.provider for call in plain.hosted_tools} == {"anthropic"}
 
 
 async def test_server_tool_stream_through_function_call_middleware_is_the_text_reply() -> None:

@@ -199,13 +199,8 @@ def test_not_a_provider_reply_lenient_unchanged_strict_raises() -> None:
 
 
 def test_blocks_without_neutral_form_skipped_lenient_raise_strict() -> None:
-    server_block = {
-        "type": "server_tool_use",
-        "id": "srvtoolu_1",
-        "name": "web_search",
-        "input": {"query": "x"},
-    }
-    body = anthropic_message([server_block, anthropic_text_block("Found it.")])
+    upload = {"type": "container_upload", "file_id": "file_011"}
+    body = anthropic_message([upload, anthropic_text_block("Found it.")])
 
     assert convert(body).content == "Found it."
     with pytest.raises(UnsupportedMessageError):

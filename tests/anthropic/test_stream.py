@@ -22,7 +22,6 @@ from llmbridge import (
     ToolCall,
     ToolCallMessage,
     ToolCallMessageUpdate,
-    UnsupportedMessageError,
     Usage,
 )
 from llmbridge.anthropic import AnthropicStreamAggregator, from_anthropic
@@ -292,13 +291,7 @@ def test_any_stream_equals_its_non_streaming_reply(
         assert run(sdk_events(body, pieces=pieces))[1] == expected
 
 
-# -- blocks with no neutral form: server tools, MCP, block types the SDK does not model ------
-
-
-def strict_outcome(run_it: Any) -> str:
-    with pytest.raises(UnsupportedMessageError) as caught:
-        run_it()
-    return str(caught.value)
+# -- server tools (hosted tools now) and block types the SDK does not model ---------------
 
 
 @pytest.mark.parametrize("stop_reason", ["end_turn", "pause_turn"])
@@ -319,19 +312,19 @@ def test_server_tool_input_never_becomes_a_client_tool_call(stop_reason: str) ->
 
 
 @pytest.mark.parametrize("stop_reason", ["end_turn", "pause_turn"])
-def test_server_tool_blocks_raise_in_strict_mode_as_non_streaming(stop_reason: str) -> None:
+def test_server_tool_blocks_are_hosted_tools_in_strict_mode_as_non_streaming(
+    stop_reason: str,
+) -> None:
     body = web_search_reply(stop_reason)
+    aggregator = AnthropicStreamAggregator(AGENT, strict_mode=True)
+    for event in constructed_events_of(web_search_stream(stop_reason)):
+        aggregator.add(event)
 
-    def streamed() -> None:
-        aggregator = AnthropicStreamAggregator(AGENT, strict_mode=True)
-        for event in constructed_events_of(web_search_stream(stop_reason)):
-            aggregator.add(event)
-        aggregator.finish()
+    final = aggregator.finish()
 
-    def plain() -> None:
-        from_anthropic(constructed(body), agent_name=AGENT, strict_mode=True)
-
-    assert strict_outcome(streamed) == strict_outcome(plain)
+    assert final == from_anthropic(constructed(body), agent_name=AGENT, strict_mode=True)
+    assert isinstance(final, TextMessage)
+    assert [call.name for call in final.hosted_tools] == ["web_search"]
 
 
 @pytest.mark.parametrize("block", UNMODELLED_BLOCKS)

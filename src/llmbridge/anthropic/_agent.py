@@ -26,6 +26,7 @@ from llmbridge import (
 )
 from llmbridge.anthropic._connector import AnthropicMessageConnector
 from llmbridge.anthropic._errors import PROVIDER, map_error
+from llmbridge.anthropic._files import FILES_API_BETA, uses_files, with_beta
 from llmbridge.anthropic._output import output_format
 from llmbridge.anthropic._tools import tool_choice_param, tool_param
 from llmbridge.kit import (
@@ -90,9 +91,10 @@ class AnthropicChatAgent(AgentMethods):
     ``output_schema`` -> ``output_config.format``;
     ``options.extra`` and ``**create_kwargs``: keys ``create()`` takes are keywords, the others
     go into ``extra_body``; ``model``, ``messages``, ``stream`` and ``max_tokens`` are the
-    agent's own (``ValueError``). Raises ``TypeError`` at construction for a sync client
-    (``anthropic.Anthropic``, ``anthropic.AnthropicBedrock`` ...), ``UnsupportedMessageError``
-    for other inputs,
+    agent's own (``ValueError``). A request with a Files API ``file`` source gets the
+    ``anthropic-beta: files-api-2025-04-14`` header. Raises ``TypeError`` at construction for a
+    sync client (``anthropic.Anthropic``, ``anthropic.AnthropicBedrock`` ...),
+    ``UnsupportedMessageError`` for other inputs,
     ``InvalidMessageError`` when no message is left, ``ValueError`` for a ``tool_choice`` naming
     no offered function or forcing tool use while thinking is enabled, and ``ProviderAPIError``
     subclasses for SDK errors (``StreamInterruptedError`` once a stream has started).
@@ -164,7 +166,10 @@ class AnthropicChatAgent(AgentMethods):
         ``options.output_schema`` beside an ``output_config`` format setting or a schema
         ``anthropic.transform_schema`` cannot take. ``output_schema`` becomes
         ``output_config.format`` (other ``output_config`` keys kept); the
-        transform's notes go to the ``llmbridge`` logger, each once per agent.
+        transform's notes go to the ``llmbridge`` logger, each once per agent. A request holding
+        an image or document by Files API id (a ``file`` source, tool results included) gets
+        the ``anthropic-beta: files-api-2025-04-14`` header, beside any betas asked for in
+        ``extra_headers``.
         """
         options = options or GenerateReplyOptions()
         system, turns = self._split_messages(messages)
@@ -193,6 +198,8 @@ class AnthropicChatAgent(AgentMethods):
         settings["messages"] = turns
         arguments: dict[str, Any] = {}
         layer_create_settings(arguments, settings, _CREATE_KEYWORDS)
+        if uses_files(turns):
+            with_beta(arguments, FILES_API_BETA)
         return arguments
 
     def _output_config(self, settings: Mapping[str, Any], schema: OutputSchema) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Tool-call arguments -> the ``input`` object of an Anthropic ``tool_use`` block."""
+"""Tool-call arguments <-> the ``input`` object of an Anthropic ``tool_use`` block."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any, Final
 from llmbridge import InvalidMessageError, ToolCall
 from llmbridge.kit import check_text
 
-__all__ = ["parse_arguments"]
+__all__ = ["arguments_json", "parse_arguments"]
 
 _DECODER: Final = json.JSONDecoder()
 _DECODE: Final = _DECODER.decode  # json.loads minus its per-call argument checks
@@ -18,6 +18,11 @@ _DECODE: Final = _DECODER.decode  # json.loads minus its per-call argument check
 # conversation).
 _RAW_DECODE: Final = _DECODER.raw_decode
 _SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def arguments_json(tool_input: object) -> str:
+    """The JSON text of a block's ``input`` (one form for replies, streams and imports)."""
+    return json.dumps(tool_input, ensure_ascii=False)
 
 
 def parse_arguments(call: ToolCall, position: int, index: int) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from llmbridge.anthropic._arguments import parse_arguments
 from llmbridge.anthropic._blocks import MAX_TOOL_NAME_LENGTH, BlockBuilder
 from llmbridge.anthropic._media import MAX_IMAGE_BYTES
 from llmbridge.anthropic._merge import Block
+from llmbridge.anthropic._replay import reply_blocks
 from llmbridge.kit import (
     SUPPORTED_IMAGE_TYPES,
     MessageDispatcher,
@@ -73,8 +74,9 @@ class Converter(BlockBuilder, MessageDispatcher):
     # -- one handler per message type ----------------------------------------------------
 
     def text(self, message: TextMessage, index: int) -> None:
-        """SYSTEM -> system blocks; self -> assistant (thinking first); no sender -> its role
-        (user/assistant, else ``InvalidMessageError``); another agent -> user (name policy)."""
+        """SYSTEM -> system blocks; self -> assistant (thinking first; a reply's citations and
+        hosted tools replayed in place); no sender -> its role (user/assistant, else
+        ``InvalidMessageError``); another agent -> user (name policy; hosted tools omitted)."""
         role, from_ = message.role, message.from_
         if role == _SYSTEM:
             self._system(message, index)
@@ -92,6 +94,16 @@ class Converter(BlockBuilder, MessageDispatcher):
                 )
         else:
             turn = "user"
+        if message.hosted_tools or message.citations:
+            if turn == "assistant":
+                self._reply(message, index)
+                return
+            if message.hosted_tools:
+                self.recorder.record(
+                    index, "omitted", "hosted tool calls are not sent in a user turn"
+                )
+                if not message.content.strip():  # a paused reply: nothing visible to lose
+                    return
         content = message.content
         block: Block | None
         if content.isascii() and content and not content.isspace():  # most texts: no checks
@@ -108,6 +120,17 @@ class Converter(BlockBuilder, MessageDispatcher):
         else:
             blocks = [*self._thinking(reasoning, index), block] if reasoning else [block]
         self.sink.add(turn, blocks, index)
+
+    def _reply(self, message: TextMessage, index: int) -> None:
+        """An assistant text with citations or hosted tools: its blocks in place (thinking
+        first); nothing left to send is noted only when no hosted tool was omitted."""
+        blocks = reply_blocks(message, index, self.recorder)
+        if not blocks:
+            if not message.hosted_tools:
+                self._empty(index)
+            return
+        reasoning = message.reasoning
+        self.sink.add("assistant", [*self._thinking(reasoning, index), *blocks], index)
 
     def _system(self, message: TextMessage, index: int) -> None:
         block = self._text_block(message.content, index, "content")
@@ -146,8 +169,9 @@ class Converter(BlockBuilder, MessageDispatcher):
         self.sink.add("user", blocks, index)
 
     def tool_calls(self, message: ToolCallMessage, index: int) -> None:
-        """An assistant turn: thinking, text (if any), one ``tool_use`` per call with the parsed
-        ``input``; from another agent or with non-object arguments: ``InvalidMessageError``."""
+        """An assistant turn: thinking, text (if any; with its citations and hosted tools in
+        place), one ``tool_use`` per call with the parsed ``input``; from another agent or with
+        non-object arguments: ``InvalidMessageError``."""
         from_ = message.from_
         if from_ is not None and from_ != self.agent_name:
             raise InvalidMessageError(
@@ -157,7 +181,9 @@ class Converter(BlockBuilder, MessageDispatcher):
                 field="from_",
             )
         blocks = self._thinking(message.reasoning, index) if message.reasoning else []
-        if message.content:
+        if message.hosted_tools or message.citations:
+            blocks.extend(reply_blocks(message, index, self.recorder))
+        elif message.content:
             block = self._text_block(message.content, index, "content")
             if block is not None:
                 blocks.append(block)

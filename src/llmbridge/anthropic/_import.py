@@ -21,20 +21,21 @@ from llmbridge import (
     Message,
     MessageEnvelope,
     MultiModalMessage,
-    Reasoning,
     Role,
     TextMessage,
     ToolCall,
-    ToolCallMessage,
     ToolCallResultMessage,
 )
+from llmbridge.anthropic._hosted import HOSTED_TYPES
+from llmbridge.anthropic._import_assistant import assistant_messages, reply_block_problem
 from llmbridge.kit import ToolResult, ToolResultPart, TurnImporter, Unmapped
 
 __all__ = ["from_anthropic_messages"]
 
 _PROVIDER: Final = "anthropic"
-# The keys of each block kind to_anthropic writes; a block with any other key (cache_control,
-# citations) has no neutral form and keeps its message as an envelope.
+# The keys of each block kind to_anthropic writes; a block with any other key (cache_control)
+# has no neutral form and keeps its message as an envelope. An assistant text block may have
+# citations too, and hosted tool blocks are kept as they are (_import_assistant).
 _KEYS: Final[Mapping[str, frozenset[str]]] = {
     "text": frozenset({"type", "text"}),
     "image": frozenset({"type", "source"}),
@@ -46,7 +47,7 @@ _KEYS: Final[Mapping[str, frozenset[str]]] = {
 }
 _TURN_KINDS: Final[Mapping[str, frozenset[str]]] = {
     "user": frozenset({"text", "image", "document", "tool_result"}),
-    "assistant": frozenset({"text", "tool_use", "thinking", "redacted_thinking"}),
+    "assistant": frozenset({"text", "tool_use", "thinking", "redacted_thinking", *HOSTED_TYPES}),
 }
 # The keys each block kind must have, with the JSON type of each value (what the API requires
 # and to_anthropic writes), and the optional keys whose type is checked: a block missing one or
@@ -67,9 +68,9 @@ _REQUIRED: Final[Mapping[str, Mapping[str, tuple[type, str]]]] = {
 _OPTIONAL: Final[Mapping[str, Mapping[str, tuple[type, str]]]] = {
     "tool_result": {"is_error": (bool, "a boolean")},
 }
-_THINKING: Final = frozenset({"thinking", "redacted_thinking"})
 _RESULT_KINDS: Final = frozenset({"text", "image", "document"})
 _TEXT: Final = frozenset({"text"})
+_FILE_SOURCE_KEYS: Final = frozenset({"type", "file_id"})
 
 
 Block = Mapping[str, Any]
@@ -79,7 +80,14 @@ def _block_problem(kinds: frozenset[str], block: Any, where: str, owner: str) ->
     """Why ``block`` (at field ``where``) is not a block of one of ``kinds`` as the API takes it:
     an unknown type or key, a required key missing, a value of the wrong JSON type."""
     kind = block.get("type") if isinstance(block, Mapping) else None
-    keys = _KEYS.get(kind) if isinstance(kind, str) else None
+    if not isinstance(kind, str):
+        return Unmapped(where, f"unknown {owner} block {kind!r}")
+    if owner == "assistant" and (kind in HOSTED_TYPES or (kind == "text" and "citations" in block)):
+        problem = reply_block_problem(block, where)
+        if problem is not None or kind in HOSTED_TYPES:
+            return problem
+        block = {key: value for key, value in block.items() if key != "citations"}
+    keys = _KEYS.get(kind)
     if keys is None or kind not in kinds or not keys.issuperset(block):
         return Unmapped(where, f"unknown {owner} block {kind!r}")
     for key, (expected, wanted) in _REQUIRED[kind].items():
@@ -91,9 +99,20 @@ def _block_problem(kinds: frozenset[str], block: Any, where: str, owner: str) ->
     return None
 
 
+def _file_id(source: Any) -> str | None:
+    """The ``file_id`` of a ``{"type": "file", "file_id": ...}`` source (nothing else in it)."""
+    if isinstance(source, Mapping) and source.keys() == _FILE_SOURCE_KEYS:
+        file_id = source["file_id"]
+        return file_id if isinstance(file_id, str) else None
+    return None
+
+
 def _image(block: Block) -> ImageMessage | Unmapped:
     source = block["source"]
     kind = source.get("type") if isinstance(source, Mapping) else None
+    file_id = _file_id(source) if kind == "file" else None
+    if file_id is not None:
+        return ImageMessage(Role.USER, file_id=file_id, file_provider=_PROVIDER)
     if kind == "url" and isinstance(source.get("url"), str):
         return ImageMessage(Role.USER, source["url"])
     if kind == "base64" and isinstance(source.get("data"), str):
@@ -110,6 +129,11 @@ def _document(block: Block) -> DocumentMessage | Unmapped:
     filename = title if isinstance(title, str) and title.strip() else None
     if title is not None and filename is None:
         return Unmapped("title", "a document title must be a non-empty string")
+    file_id = _file_id(source) if kind == "file" else None
+    if file_id is not None:
+        return DocumentMessage(
+            Role.USER, file_id=file_id, file_provider=_PROVIDER, filename=filename
+        )
     if kind == "url" and isinstance(source.get("url"), str):
         return DocumentMessage(Role.USER, source["url"], filename=filename)
     if kind == "base64" and isinstance(data, str) and source.get("media_type") == "application/pdf":
@@ -137,12 +161,6 @@ def _media(block: Block) -> ImageMessage | DocumentMessage | Unmapped:
         return _document(block) if block["type"] == "document" else _image(block)
     except InvalidMessageError as error:  # e.g. a URL no provider takes, undecodable base64
         return Unmapped("source", error.reason)
-
-
-def _reasoning(block: Block) -> Reasoning:
-    if block["type"] == "redacted_thinking":
-        return Reasoning("", redacted_data=block["data"], provider=_PROVIDER)
-    return Reasoning(block["thinking"], signature=block["signature"], provider=_PROVIDER)
 
 
 def _user_content(blocks: Sequence[Block]) -> Message | Unmapped:
@@ -235,40 +253,6 @@ class _Importer(TurnImporter):
         self.calls.update((b["id"], call) for b, call in zip(blocks, calls, strict=True))
         return calls
 
-    def _assistant(self, blocks: Sequence[Block]) -> list[Message] | Unmapped:
-        # Thinking opens the turn (to_anthropic moves it there) and goes on its first message.
-        split = next((i for i, b in enumerate(blocks) if b["type"] not in _THINKING), len(blocks))
-        rest = blocks[split:]
-        if not rest or any(b["type"] in _THINKING for b in rest):
-            return Unmapped("content", "thinking blocks must open a turn that has more")
-        reasoning = [_reasoning(b) for b in blocks[:split]]
-        out: list[Message] = []
-        position = 0
-        while position < len(rest):
-            text = rest[position]["text"] if rest[position]["type"] == "text" else None
-            start = position + (text is not None)
-            end = start
-            while end < len(rest) and rest[end]["type"] == "tool_use":
-                end += 1
-            if end > start:
-                out.append(
-                    ToolCallMessage(
-                        self._calls(rest[start:end]),
-                        self.agent_name,
-                        content=text,
-                        reasoning=reasoning,
-                    )
-                )
-            else:
-                out.append(
-                    TextMessage(
-                        Role.ASSISTANT, text or "", from_=self.agent_name, reasoning=reasoning
-                    )
-                )
-            reasoning = []
-            position = max(end, start)
-        return out
-
     def read(self, message: Any) -> list[Message] | Unmapped:
         role = message.get("role") if isinstance(message, Mapping) else None
         if not isinstance(role, str) or role not in _TURN_KINDS:
@@ -285,7 +269,9 @@ class _Importer(TurnImporter):
             if problem is not None:
                 return problem
         try:
-            return self._user(content) if role == "user" else self._assistant(content)
+            if role == "user":
+                return self._user(content)
+            return assistant_messages(content, self.agent_name, self._calls)
         except InvalidMessageError as error:  # a value no neutral message takes
             return Unmapped(error.field or "content", error.reason)
 
@@ -330,7 +316,8 @@ def from_anthropic_messages(
     the names and arguments of the calls they answer (content blocks as a parts result); other
     user blocks become a ``TextMessage``, an ``ImageMessage`` (base64 sources as bytes), a
     ``DocumentMessage`` (``title`` as its ``filename``; a text source as ``text/plain``
-    bytes) or a ``MultiModalMessage``.
+    bytes) or a ``MultiModalMessage``; a ``file`` source (in a user turn or a tool result) is
+    a file reference, ``file_provider="anthropic"``.
     A message that cannot be mapped (an unknown block type or key, a result answering no
     earlier call) becomes ``MessageEnvelope(message)``; with ``strict_mode`` it raises
     ``InvalidMessageError`` naming its index (``None`` and field ``system[i]`` for a system

@@ -2,8 +2,8 @@
 
 Pure functions over one item: an image becomes an ``image`` block, a PDF a ``document`` block
 with a base64 or URL source, a text, markdown or csv document one with a ``text/plain`` text
-source; audio has no block type in the Messages API and is not supported. Lossy changes go
-through the ``NoteRecorder``.
+source, an Anthropic Files API reference either with a ``file`` source; audio has no block type
+in the Messages API and is not supported. Lossy changes go through the ``NoteRecorder``.
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ MAX_DOCUMENT_BYTES: Final = 32 * 1024 * 1024
 """Default ``max_document_bytes``: the base64 text of one document (Anthropic refuses a request
 over 32 MB, PDFs included)."""
 _NAME: Final = "Anthropic"
+# The provider whose file references (file_id) this wing sends: its own Files API.
+_FILE_PROVIDERS: Final = ("anthropic",)
 
 
 def _where(field_prefix: str) -> str:
@@ -60,18 +62,24 @@ def document_block(
 ) -> Block | None:
     """The ``document`` block of ``document``, or ``None`` when it cannot be sent (noted).
 
-    PDF bytes: a base64 source (their base64 text at most ``max_bytes`` long, else
-    ``InvalidMessageError`` naming field ``data``); a PDF URL Anthropic can fetch (http or
-    https, not a Google Files API URI): a URL source; text, markdown and csv bytes: a
-    ``text/plain`` text source (not UTF-8: ``InvalidMessageError``). ``filename`` becomes the
-    block's ``title``. Anything else is dropped (strict mode: ``UnsupportedMessageError``).
+    An Anthropic file reference (``file_provider="anthropic"``): a ``file`` source (another
+    provider's file is dropped, strict mode: ``UnsupportedMessageError``). PDF bytes: a base64
+    source (their base64 text at most ``max_bytes`` long, else ``InvalidMessageError`` naming
+    field ``data``); a PDF URL Anthropic can fetch (http or https, not a Google Files API URI):
+    a URL source; text, markdown and csv bytes: a ``text/plain`` text source (not UTF-8:
+    ``InvalidMessageError``). ``filename`` becomes the block's ``title``. Anything else is
+    dropped (strict mode: ``UnsupportedMessageError``).
     """
-    unsupported = unsupported_media_url(document, provider=_NAME, field_prefix=field_prefix)
-    if unsupported is not None:  # gs:// or a Files API URI: dropped, strict mode raises
+    unsupported = unsupported_media_url(
+        document, provider=_NAME, field_prefix=field_prefix, file_providers=_FILE_PROVIDERS
+    )
+    if unsupported is not None:  # gs://, a Google Files API URI, another provider's file
         recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
         return None
     source: Block | None = None
-    if document.url is not None:
+    if document.file_id is not None:
+        source = {"type": "file", "file_id": document.file_id}
+    elif document.url is not None:
         if document.is_pdf:
             source = {"type": "url", "url": document.url}
     elif document.is_pdf:
@@ -149,17 +157,21 @@ def image_block(
     index: int,
     field_prefix: str = "",
 ) -> Block | None:
-    """The ``image`` block of ``image`` (base64 or URL source), or ``None`` for a URL Anthropic
-    cannot fetch (``gs://``, a Google Files API URI: dropped with a note; strict mode:
-    ``UnsupportedMessageError``). Raises as ``check_image`` does; a ``detail`` is omitted
-    (noted)."""
-    unsupported = unsupported_media_url(image, provider=_NAME, field_prefix=field_prefix)
-    if unsupported is not None:  # gs:// or a Files API URI: dropped, strict mode raises
+    """The ``image`` block of ``image`` (base64, URL or, for an Anthropic file reference, ``file``
+    source), or ``None`` for a URL Anthropic cannot fetch (``gs://``, a Google Files API URI) or
+    another provider's file (dropped with a note; strict mode: ``UnsupportedMessageError``).
+    Raises as ``check_image`` does; a ``detail`` is omitted (noted)."""
+    unsupported = unsupported_media_url(
+        image, provider=_NAME, field_prefix=field_prefix, file_providers=_FILE_PROVIDERS
+    )
+    if unsupported is not None:  # gs://, a Google Files API URI, another provider's file
         recorder.record(index, "dropped", unsupported, error=UnsupportedMessageError)
         return None
     omitted = omitted_detail(image, provider=_NAME, field_prefix=field_prefix)
     if omitted is not None:
         recorder.record(index, "omitted", omitted)
+    if image.file_id is not None:
+        return {"type": "image", "source": {"type": "file", "file_id": image.file_id}}
     if image.url is not None:
         return {"type": "image", "source": {"type": "url", "url": image.url}}
     check_image(image, max_bytes=max_bytes, provider=_NAME, index=index, field_prefix=field_prefix)
@@ -173,7 +185,7 @@ def _drop_audio(
     recorder.record(
         index,
         "dropped",
-        f"{audio.media_type} audio cannot be sent to {_NAME}{_where(field_prefix)} (the "
-        "Messages API has no audio input)",
+        f"{audio.media_type or 'file reference'} audio cannot be sent to {_NAME}"
+        f"{_where(field_prefix)} (the Messages API has no audio input)",
         error=UnsupportedMessageError,
     )

@@ -148,7 +148,8 @@ class TurnSink:
 
     def trim_prefill(self) -> int | None:
         """Strip trailing whitespace from a final assistant turn's last text (a prefill, which
-        Anthropic refuses with trailing whitespace); return the neutral index it came from.
+        Anthropic refuses with trailing whitespace; a text left empty goes); return the neutral
+        index it came from.
 
         A provider message sent as it is stays as it is."""
         if self._last_role != "assistant" or self._raw:
@@ -161,8 +162,13 @@ class TurnSink:
         trimmed = text.rstrip()
         if trimmed == text:
             return None
-        # A new dict rather than an edit in place: built blocks are never mutated.
-        content[-1] = {**last, "text": trimmed}
+        if trimmed:
+            # A new dict rather than an edit in place: built blocks are never mutated.
+            content[-1] = {**last, "text": trimmed}
+        elif len(content) > 1:
+            del content[-1]  # whitespace after a hosted tool block: an empty block is a 400
+        else:
+            return None
         return self._last_index
 
     def pass_through(self, envelope: MessageEnvelope[Any], index: int) -> None:

@@ -172,11 +172,17 @@ def to_anthropic(
     images are base64 (png, jpeg, gif or webp, base64 text at most ``max_image_bytes`` long,
     ``None``: no limit) or URL sources (never downloaded); PDFs are ``document`` blocks with a
     base64 source (base64 text at most ``max_document_bytes`` long) or an http(s) URL source, text,
-    markdown and csv documents ``document`` blocks with a ``text/plain`` text source; audio is not
-    supported; a tool result of parts becomes ``tool_result`` content blocks (text, image,
-    document); tool-call arguments become ``input`` objects; real ids are kept and ids outside
-    ``[a-zA-Z0-9_-]`` rewritten in call and result; function names of history calls outside
-    ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only Anthropic reasoning is sent back.
+    markdown and csv documents ``document`` blocks with a ``text/plain`` text source; images and
+    documents with ``file_provider="anthropic"`` ``file`` sources (other providers' files are not
+    supported); audio is not supported; a tool result of parts becomes ``tool_result`` content
+    blocks (text, image, document); tool-call arguments become ``input`` objects; real ids are
+    kept and ids outside ``[a-zA-Z0-9_-]`` rewritten in call and result; function names of
+    history calls outside ``^[a-zA-Z0-9_-]{1,128}$`` are sanitized (``"renamed"``); only
+    Anthropic reasoning is sent back. A reply's Anthropic citations and hosted tools go back in
+    place (text blocks with their ``citations``, server and MCP tool blocks as recorded, a
+    result right after its use; whitespace-only text between them left out, ``"repaired"``), so
+    a ``pause_turn`` reply sent as the last message is continued by the API; another provider's
+    hosted tools are not sent (one ``"omitted"`` note, never raising), nor its citations.
     ``gs://`` image URLs and envelopes of a role other than ``user``, ``assistant`` and ``system``
     are not supported; user and assistant envelopes merge with neighbouring turns of their role. A
     call of a reply cut off at the token limit whose arguments are no JSON object is sent with

@@ -1,8 +1,9 @@
 """Anthropic stream events -> live neutral updates and one final message.
 
 State only, no I/O: feed each ``RawMessageStreamEvent`` to ``add`` and get the updates it
-produces; ``finish`` returns the complete message, built from the same ``reply_parts`` by the
-kit's ``build_reply`` as ``from_anthropic``, so that it equals the non-streaming result.
+produces; ``finish`` returns the complete message, built by the same ``_content.ReplyContent``
+from the blocks in the same order as ``from_anthropic``, so that it equals the non-streaming
+result (citations and hosted tools included).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from anthropic.types import ContentBlock, RawMessageStreamEvent
 from anthropic.types import Message as AnthropicMessage
 
 from llmbridge import (
+    InvalidMessageError,
     Message,
     Reasoning,
     ReasoningMessageUpdate,
@@ -22,21 +24,12 @@ from llmbridge import (
     TextMessageUpdate,
     ToolCall,
 )
+from llmbridge.anthropic._arguments import arguments_json
+from llmbridge.anthropic._content import ReplyContent, drop_blocks, dumped, neutral_usage
 from llmbridge.anthropic._errors import PROVIDER
-from llmbridge.anthropic._response import (
-    arguments_json,
-    drop_blocks,
-    neutral_usage,
-    reply_parts,
-)
-from llmbridge.kit import (
-    NoteRecorder,
-    ReplyParts,
-    ToolCallAccumulator,
-    build_reply,
-    log_notes,
-    partial_reply,
-)
+from llmbridge.anthropic._hosted import HOSTED_TYPES, USE_TYPES
+from llmbridge.anthropic._response import unreadable
+from llmbridge.kit import NoteRecorder, ReplyParts, ToolCallAccumulator, log_notes
 
 __all__ = ["AnthropicStreamAggregator"]
 
@@ -44,16 +37,18 @@ _ASSISTANT: Final = Role.ASSISTANT
 
 
 class _Block:
-    """One content block being streamed: its start object, the text or thinking so far, and
-    the input fragments of a block that is not a client ``tool_use`` (server or MCP tools)."""
+    """One content block being streamed: its start object, the text or thinking so far, the
+    citations of a text block, and the input fragments of a block that is not a client
+    ``tool_use`` (server or MCP tools)."""
 
-    __slots__ = ("input_json", "parts", "signature", "start")
+    __slots__ = ("citations", "input_json", "parts", "signature", "start")
 
     def __init__(self, start: ContentBlock | None) -> None:
         self.start = start
         self.parts: list[str] = []
         self.signature = ""
         self.input_json: list[str] = []
+        self.citations: list[Any] = []
 
 
 def _canonical_arguments(arguments: str) -> tuple[str, dict[str, Any] | None]:
@@ -69,6 +64,17 @@ def _canonical_arguments(arguments: str) -> tuple[str, dict[str, Any] | None]:
         return arguments, None  # nested deeper than a recursive parser goes: kept as text
 
 
+def _hosted_block(state: _Block) -> dict[str, Any]:
+    """A streamed server or MCP tool block as the reply holds it: a use block's ``input`` is
+    its ``input_json_delta`` fragments parsed (the start carries ``{}``)."""
+    block = dumped(state.start)
+    if block.get("type") in USE_TYPES and state.input_json:
+        _, parsed = _canonical_arguments("".join(state.input_json))
+        if parsed is not None:
+            block["input"] = parsed
+    return block
+
+
 class AnthropicStreamAggregator:
     """Turns one Anthropic event stream into neutral updates and a final message.
 
@@ -76,9 +82,10 @@ class AnthropicStreamAggregator:
     delta, ``ReasoningMessageUpdate`` per thinking delta, ``ToolCallMessageUpdate`` when a
     ``tool_use`` block starts and per ``input_json_delta`` of that block (``index`` is the
     content-block index). Only ``tool_use`` blocks are calls: the input of ``server_tool_use``
-    and ``mcp_tool_use`` blocks (tools the API runs itself) goes into the raw snapshot only, and
-    such blocks, like every block with no neutral form, are dropped with a note (strict mode:
-    ``UnsupportedMessageError``) exactly as ``from_anthropic`` drops them. Usage from
+    and ``mcp_tool_use`` blocks (tools the API runs itself) makes no update; those blocks and
+    their result blocks end as the final message's ``hosted_tools``, and ``citations_delta``
+    events as its ``citations``, exactly as ``from_anthropic`` reads them; blocks with no neutral
+    form are dropped with a note (strict mode: ``UnsupportedMessageError``), as there. Usage from
     ``message_delta`` replaces earlier counts (they are running totals). ``ping`` and unknown
     events are ignored. ``finish()`` returns the final message (see ``from_anthropic``; a tool
     that got no argument delta has ``"{}"``), raising what ``from_anthropic`` raises, or
@@ -128,6 +135,8 @@ class AnthropicStreamAggregator:
             return [ReasoningMessageUpdate(delta.thinking, self.agent_name)]
         elif kind == "signature_delta":
             state.signature = delta.signature  # replaces, never appends
+        elif kind == "citations_delta":
+            state.citations.append(delta.citation)
         return []
 
     def _other_event(self, event: Any) -> list[Message]:
@@ -158,9 +167,11 @@ class AnthropicStreamAggregator:
         block: ContentBlock = event.content_block
         state = self._blocks[index] = _Block(block)
         match block.type:
-            case "text" if block.text:
-                state.parts.append(block.text)
-                return [TextMessageUpdate(_ASSISTANT, block.text, self.agent_name)]
+            case "text":
+                state.citations.extend(block.citations or ())
+                if block.text:
+                    state.parts.append(block.text)
+                    return [TextMessageUpdate(_ASSISTANT, block.text, self.agent_name)]
             case "thinking":
                 state.signature = block.signature
                 if block.thinking:
@@ -203,26 +214,36 @@ class AnthropicStreamAggregator:
             calls.append(ToolCall(call.function_name, arguments, tool_call_id=call.tool_call_id))
         return calls, inputs
 
-    def _parts(self, recorder: NoteRecorder) -> tuple[ReplyParts, dict[int, dict[str, Any]]]:
-        texts: list[str] = []
-        reasoning: list[Reasoning] = []
+    def _content(self, recorder: NoteRecorder) -> tuple[ReplyContent, dict[int, Any]]:
+        """The blocks so far, in order, fed to ``ReplyContent`` as ``from_anthropic`` feeds a
+        ``Message``'s; and the parsed input of each ``tool_use`` block, by index."""
+        content = ReplyContent()
+        calls, inputs = self._calls()
+        content.calls.extend(calls)
         for index in sorted(self._blocks):
             if index in self._tool_indices:
                 continue
             state = self._blocks[index]
             kind = "text" if state.start is None else state.start.type
+            if kind in HOSTED_TYPES:
+                content.hosted_block(_hosted_block(state))
+                continue
             match kind:
                 case "text":
-                    texts.append("".join(state.parts))
+                    content.text("".join(state.parts), state.citations)
                 case "thinking":
                     text = "".join(state.parts)
-                    reasoning.append(Reasoning(text, signature=state.signature, provider=PROVIDER))
+                    content.reasoning.append(
+                        Reasoning(text, signature=state.signature, provider=PROVIDER)
+                    )
                 case "redacted_thinking":
                     data = getattr(state.start, "data", "")
-                    reasoning.append(Reasoning("", redacted_data=data, provider=PROVIDER))
+                    content.reasoning.append(Reasoning("", redacted_data=data, provider=PROVIDER))
                 case _:
                     drop_blocks(recorder, f"{kind} blocks")
-        calls, inputs = self._calls()
+        return content, inputs
+
+    def _parts(self, content: ReplyContent) -> ReplyParts:
         usage = None
         if "output_tokens" in self._usage:
             u = self._usage
@@ -233,21 +254,13 @@ class AnthropicStreamAggregator:
                 u.get("cache_creation_input_tokens"),
                 getattr(u.get("output_tokens_details"), "thinking_tokens", None),
             )
-        stop_reason = self._stop.get("stop_reason")
-        parts = reply_parts(
-            text="".join(texts),
-            reasoning=reasoning,
-            tool_calls=calls,
-            stop_reason=stop_reason,
-            usage=usage,
-        )
-        return parts, inputs
+        return content.parts(stop_reason=self._stop.get("stop_reason"), usage=usage)
 
     @property
     def partial(self) -> Message | None:
         """What has arrived so far as a neutral message (unchecked), or ``None``."""
-        parts, _ = self._parts(NoteRecorder(strict_mode=False))
-        return partial_reply(parts, agent_name=self.agent_name)
+        content, _ = self._content(NoteRecorder(strict_mode=False))
+        return content.partial(self._parts(content), agent_name=self.agent_name)
 
     def _snapshot(self, inputs: dict[int, dict[str, Any]]) -> AnthropicMessage | None:
         """The streamed message as an SDK ``Message`` (the final reply's ``raw``)."""
@@ -261,7 +274,7 @@ class AnthropicStreamAggregator:
                 continue
             update: dict[str, Any] = {}
             if start.type == "text":
-                update = {"text": "".join(state.parts)}
+                update = {"text": "".join(state.parts), "citations": state.citations or None}
             elif start.type == "thinking":
                 update = {"thinking": "".join(state.parts), "signature": state.signature}
             elif start.type == "tool_use":
@@ -284,9 +297,13 @@ class AnthropicStreamAggregator:
                 partial=self.partial,
             )
         recorder = NoteRecorder(strict_mode=self._strict_mode)
-        parts, inputs = self._parts(recorder)
+        content, inputs = self._content(recorder)
         log_notes(recorder.notes, source="AnthropicStreamAggregator")
-        return build_reply(parts, agent_name=self.agent_name, raw=self._snapshot(inputs))
+        raw = self._snapshot(inputs)
+        try:
+            return content.reply(self._parts(content), agent_name=self.agent_name, raw=raw)
+        except InvalidMessageError as error:
+            raise unreadable(raw, error) from None
 
 
 _USAGE_FIELDS: Final = (

@@ -68,6 +68,7 @@ from llmbridge.kit._endpoints import (
     same_endpoint,
     with_endpoint,
 )
+from llmbridge.kit._frozen import plain_json
 from llmbridge.kit._hosted import own_hosted_tools
 from llmbridge.kit._importing import TurnImporter, Unmapped
 from llmbridge.kit._names import NAME_PATTERN, sanitize_identifier, shorten_identifier
@@ -170,6 +171,7 @@ __all__ = [
     "output_schema_name",
     "own_hosted_tools",
     "partial_reply",
+    "plain_json",
     "prepare_conversation",
     "provider_info",
     "provider_tags",

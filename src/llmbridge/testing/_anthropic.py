@@ -99,7 +99,12 @@ def _block_events(index: int, block: Mapping[str, Any], pieces: int) -> list[dic
     start: dict[str, Any]
     if kind == "text":
         start = {"type": "text", "text": ""}
-        deltas = [{"type": "text_delta", "text": part} for part in _split(block["text"], pieces)]
+        if block.get("citations"):
+            # As the API streams a cited block: "citations": [] at its start, then one
+            # citations_delta per citation, before the first text_delta.
+            start["citations"] = []
+            deltas = [{"type": "citations_delta", "citation": c} for c in block["citations"]]
+        deltas += [{"type": "text_delta", "text": part} for part in _split(block["text"], pieces)]
     elif kind == "thinking":
         start = {"type": "thinking", "thinking": "", "signature": ""}
         deltas = [
@@ -129,8 +134,10 @@ def anthropic_stream_events(
     """The SSE event payloads a stream of ``message`` (an ``anthropic_message``) sends.
 
     Text, thinking and tool arguments (of ``tool_use``, ``server_tool_use`` and ``mcp_tool_use``
-    blocks, whose start carries ``input: {}``) arrive in about ``pieces`` fragments each; other
-    blocks arrive whole in their ``content_block_start``. ``message_delta`` carries the stop
+    blocks, whose start carries ``input: {}``) arrive in about ``pieces`` fragments each; a text
+    block's ``citations`` arrive as ``citations_delta`` events before its text (its start
+    carries ``citations: []``); other blocks (server tool results) arrive whole in their
+    ``content_block_start``. ``message_delta`` carries the stop
     reason and the final (cumulative) usage. Slice the list or append
     ``anthropic_error_event()`` to build broken streams; ``message_stop=False`` leaves out the
     last event.
