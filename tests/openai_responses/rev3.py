@@ -17,9 +17,14 @@ from llmbridge import (
     TextMessage,
     register_message_connector,
 )
-from llmbridge.openai import OpenAIResponsesAgent
+from llmbridge.openai import (
+    OpenAIResponsesAgent,
+    OpenAIResponsesStreamAggregator,
+    from_openai_responses,
+)
 from llmbridge.testing import openai_client, openai_response
 from tests.openai_responses import wire
+from tests.openai_responses.sdk import fetched
 
 TAG = "openai-responses"
 AGENT = "assistant"
@@ -224,6 +229,20 @@ def bodies(route: respx.Route) -> list[dict[str, Any]]:
     for body in sent:
         check_body(body)
     return sent
+
+
+async def reply_of(items: list[dict[str, Any]], *, strict_mode: bool = False) -> Message:
+    """The neutral reply of a response of ``items`` read by the real SDK client."""
+    response = await fetched(openai_response(items))
+    return from_openai_responses(response, agent_name=AGENT, strict_mode=strict_mode)
+
+
+def aggregate(events: list[Any], *, strict_mode: bool = False) -> OpenAIResponsesStreamAggregator:
+    """An aggregator fed ``events``."""
+    aggregator = OpenAIResponsesStreamAggregator(AGENT, strict_mode=strict_mode)
+    for event in events:
+        aggregator.add(event)
+    return aggregator
 
 
 async def sent_input(messages: list[Message]) -> list[Any]:

@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 from openai.types.responses import Response
 
-from llmbridge import Citation, Message, Role, StreamInterruptedError, TextMessage
+from llmbridge import Citation, Role, StreamInterruptedError, TextMessage
 from llmbridge.openai import (
-    OpenAIResponsesStreamAggregator,
     from_openai_responses,
     from_openai_responses_input,
     to_openai_responses,
@@ -23,14 +22,16 @@ from tests.openai_responses.rev3 import (
     FILE_PATH,
     URL_CITATION,
     USER,
+    aggregate,
     as_sent,
     bodies,
     connected,
+    reply_of,
     sent_input,
     state,
     text_message,
 )
-from tests.openai_responses.sdk import fetched, streamed
+from tests.openai_responses.sdk import streamed
 
 MODES = pytest.mark.parametrize("strict_mode", [False, True], ids=["lenient", "strict"])
 TEXT = "Hello world, again."  # 19 characters
@@ -90,11 +91,6 @@ REPLIES: dict[str, tuple[list[dict[str, Any]], tuple[Citation, ...]]] = {
         (cited(6, 6, {**FILE_CITATION, "index": 99}, file_id="file-1", title="ai.pdf"),),
     ),
 }
-
-
-async def reply_of(items: list[dict[str, Any]], *, strict_mode: bool = False) -> Message:
-    response = await fetched(openai_response(items))
-    return from_openai_responses(response, agent_name=AGENT, strict_mode=strict_mode)
 
 
 @MODES
@@ -195,13 +191,6 @@ async def test_a_text_replayed_without_its_id_sends_no_annotations() -> None:
 
     assert request.input[1] == {"role": "assistant", "content": TEXT}
     assert request.notes == ()
-
-
-def aggregate(events: list[Any]) -> OpenAIResponsesStreamAggregator:
-    aggregator = OpenAIResponsesStreamAggregator(AGENT)
-    for event in events:
-        aggregator.add(event)
-    return aggregator
 
 
 @pytest.mark.parametrize("terminal_output", ["full", "null"])
