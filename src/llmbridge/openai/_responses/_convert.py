@@ -174,7 +174,9 @@ class Converter(CallBuilder):
         index: int,
     ) -> None:
         reasoning = message.reasoning
-        hosted = hosted_entries(message, self.ids, self.recorder, index)
+        hosted = (
+            hosted_entries(message, self.ids, self.recorder, index) if message.hosted_tools else []
+        )
         items, omitted = (
             place_reasoning(entries, reasoning, hosted)
             if reasoning or hosted
