@@ -80,7 +80,8 @@ def _code_output(outputs: object) -> str | None:
     return "\n".join(_texts(logs)) or None
 
 
-def _arguments_text(value: object) -> str:
+def _as_text(value: object) -> str:
+    """``value`` when it is text (arguments, an error message), else its JSON."""
     return value if isinstance(value, str) else _json(value)
 
 
@@ -111,21 +112,17 @@ def _read(item: Mapping[str, Any]) -> tuple[str, str, str | None, bool]:
             error = item.get("error")
             arguments = _json({"server_label": item.get("server_label")})
             if error is not None:
-                return "mcp_list_tools", arguments, _text_of(error), True
+                return "mcp_list_tools", arguments, _as_text(error), True
             return "mcp_list_tools", arguments, _lines(item.get("tools"), "name"), failed
         case _:  # mcp_call, mcp_approval_request: a named tool of an MCP server
             output = item.get("output")
             name = item.get("name")
             return (
                 name if isinstance(name, str) and name else kind,
-                _arguments_text(item.get("arguments", "{}")),
+                _as_text(item.get("arguments", "{}")),
                 output if isinstance(output, str) else None,
                 failed,
             )
-
-
-def _text_of(error: object) -> str:
-    return error if isinstance(error, str) else _json(error)
 
 
 def hosted_call(item: Mapping[str, Any], position: int) -> HostedToolCall:

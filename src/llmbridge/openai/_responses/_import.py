@@ -2,8 +2,10 @@
 
 The inverse of ``to_openai_responses`` for every input it produces:
 ``to_openai_responses(from_openai_responses_input(p), agent_name=...).input == p``. A run of
-assistant-side items (reasoning, assistant messages, function calls) becomes one neutral turn,
-with the item ids, phases and reasoning placement in ``provider_data["openai-responses"]``.
+assistant-side items (reasoning, assistant messages, function calls, hosted tool items)
+becomes one neutral turn, with the item ids, phases and reasoning placement in
+``provider_data["openai-responses"]``, the annotations of output messages as ``citations`` and
+the hosted tool items (kept exactly, with their position in the turn) as ``hosted_tools``.
 Items are read only in the exact forms ``to_openai_responses`` writes; any other item is kept
 as a ``MessageEnvelope`` (strict mode: ``InvalidMessageError``). The input is not mutated.
 """
@@ -266,8 +268,12 @@ def from_openai_responses_input(
     ``MultiModalMessage``; a run of reasoning, assistant message and ``function_call`` items
     becomes one ``ToolCallMessage`` (when it has calls) or ``TextMessage`` of ``agent_name``
     (a lone plain assistant text without phase: ``TextMessage(Role.ASSISTANT, text)``, no
-    sender), with item ids, phases and each reasoning item's ``id``, ``summary`` and the id of
-    the item it preceded (``"before"``) in ``provider_data["openai-responses"]``; consecutive
+    sender; hosted tool items alone: ``content ""``), with item ids, phases and each reasoning
+    item's ``id``, ``summary`` and the id of the item it preceded (``"before"``) in
+    ``provider_data["openai-responses"]``; output-message annotations become ``citations`` and
+    hosted tool items (``web_search_call``, ``file_search_call``, ``code_interpreter_call``,
+    ``image_generation_call``, ``mcp_call``, ``mcp_list_tools``, ``mcp_approval_request``, any
+    fields, with an id) ``hosted_tools``, as ``from_openai_responses`` reads them; consecutive
     ``function_call_output`` items become one ``ToolCallResultMessage`` with the names and
     arguments of the calls they answer. An item that cannot be mapped (a form
     ``to_openai_responses`` does not write, an output answering no earlier call) becomes

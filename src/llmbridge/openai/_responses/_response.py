@@ -10,6 +10,8 @@ id (``{"id": "fc_..."}``); on the message, the id and ``phase`` of its one outpu
 (``{"id": "msg_...", "phase": ...}``), or with several, ``{"messages": [{"id", "phase",
 "text"}, ...]}``; on a ``Reasoning``, ``{"id": "rs_...", "summary": [texts], "before": <id of
 the item that followed it>}``. ``phase`` and ``before`` are present only when known.
+Citations (``_annotations``) and hosted tool calls (``_hosted``) keep their exact annotation or
+item there too; they go on the built message (``with_metadata``), not through ``ReplyParts``.
 """
 
 from __future__ import annotations
@@ -278,15 +280,21 @@ def from_openai_responses(
     the ``fc_`` item id in ``provider_data``), the ``output_text`` parts of every ``message``
     item are joined into the text, ``reasoning`` items become ``Reasoning(provider=
     "openai-responses")`` (summary texts joined with ``"\\n"``, else the ``reasoning_text``
-    parts; ``signature`` = ``encrypted_content``). Finish reason: ``completed`` -> ``"stop"`` or
-    ``"tool_calls"``, ``incomplete`` at ``max_output_tokens`` -> ``"length"``, other statuses
+    parts; ``signature`` = ``encrypted_content``); ``output_text`` annotations become
+    ``citations`` (offsets in the joined text; index-only ones at their index) and the hosted
+    tool items (web search, file search, code interpreter, image generation, MCP calls, tool
+    lists and approval requests) ``hosted_tools``, each with the exact annotation or item
+    (and its output position) in ``provider_data``. Finish reason: ``completed`` -> ``"stop"``
+    or ``"tool_calls"``, ``incomplete`` at ``max_output_tokens`` -> ``"length"``, other statuses
     and reasons raw. Raises ``ContentFilteredError`` (incomplete by ``content_filter``),
     ``RefusalError`` (a ``refusal`` part), ``EmptyResponseError``, and for a ``failed``
     response ``RateLimitError`` / ``ProviderUnavailableError`` (retryable) or
     ``BadRequestError`` by ``error.code``; ``ProviderResponseError`` when ``output`` is not a
-    list. Items with no neutral form (hosted tools) are dropped with a logged note (strict:
-    ``UnsupportedMessageError``). Anything that is not a ``Response`` comes back unchanged
-    (strict mode, or not a ``Message``: ``UnsupportedMessageError``).
+    list; ``EmptyResponseError`` for a reply of hosted tools without text or calls, too. Other
+    items with no neutral form (computer use, shell, custom tools) are dropped
+    with a logged note (strict: ``UnsupportedMessageError``). Anything that is not a
+    ``Response`` comes back unchanged (strict mode, or not a ``Message``:
+    ``UnsupportedMessageError``).
     """
     inner = response.content if isinstance(response, MessageEnvelope) else response
     if not isinstance(inner, Response):
