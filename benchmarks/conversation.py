@@ -16,6 +16,7 @@ from typing import Any, Final
 import pydantic
 from anthropic.types import RawMessageStreamEvent
 from openai.types.chat import ChatCompletionChunk
+from openai.types.responses import ResponseStreamEvent
 
 from llmbridge import (
     ImageMessage,
@@ -26,6 +27,12 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
+from llmbridge.testing import (
+    openai_response,
+    openai_response_events,
+    openai_response_function_call,
+    openai_response_message,
+)
 
 __all__ = [
     "AGENT",
@@ -35,6 +42,7 @@ __all__ = [
     "make_conversation",
     "openai_stream",
     "png_bytes",
+    "responses_stream",
     "tool_plan",
     "word_deltas",
 ]
@@ -257,3 +265,32 @@ def anthropic_stream(
         RawMessageStreamEvent
     ).validate_python
     return [parse(event) for event in raw]
+
+
+def responses_stream(
+    text_count: int = 2000, calls: int = 3, fragments: int = 500, *, seed: int = 0
+) -> list[ResponseStreamEvent]:
+    """Return a Responses stream as SDK event objects: one message item of ``text_count`` text
+    deltas, then ``calls`` function-call items of ``fragments`` argument deltas each (items
+    stream one after another), then ``response.completed`` with the whole output and usage."""
+    rng = random.Random(seed)
+    texts = word_deltas(rng, text_count)
+    plan = tool_plan(rng, calls, fragments)
+    items = [openai_response_message("".join(texts), item_id="msg_bench")]
+    items += [
+        openai_response_function_call(name, "".join(parts), call_id=call_id)
+        for call_id, name, parts in plan
+    ]
+    response = openai_response(items, input_tokens=1200, output_tokens=900)
+    pieces: dict[int, list[str]] = {0: texts}
+    pieces.update({index + 1: parts for index, (_, _, parts) in enumerate(plan)})
+    raw: list[dict[str, Any]] = []
+    for event in openai_response_events(response, pieces=1):
+        if event["type"].endswith(".delta"):
+            raw += [{**event, "delta": piece} for piece in pieces[event["output_index"]]]
+        else:
+            raw.append(event)
+    parse: Callable[[object], ResponseStreamEvent] = pydantic.TypeAdapter(
+        ResponseStreamEvent
+    ).validate_python
+    return [parse({**event, "sequence_number": n}) for n, event in enumerate(raw)]

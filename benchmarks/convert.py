@@ -18,9 +18,8 @@ from functools import partial
 from typing import Final
 
 from benchmarks.conversation import AGENT, make_conversation
-from benchmarks.floors import anthropic_floor, openai_floor
-from benchmarks.gemini import gemini_conversation, gemini_floor
-from benchmarks.responses_floors import responses_floor
+from benchmarks.floors import anthropic_floor, gemini_floor, openai_floor, responses_floor
+from benchmarks.gemini import gemini_conversation
 from benchmarks.timing import Settings, best_times, check_same
 from llmbridge import Message
 from llmbridge.anthropic import to_anthropic

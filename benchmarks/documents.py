@@ -16,24 +16,19 @@ import base64
 import random
 import tracemalloc
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Final
 
 import llmbridge._messages._media as media_module
-from benchmarks.conversation import AGENT
-from benchmarks.memory import TARGET, deep_size, lifted_inline_limit, peak
+from benchmarks.memory import LIBRARY, TARGET, Peaks, deep_size, peak
 from llmbridge import DocumentMessage, Message, Role, TextMessage
-from llmbridge.anthropic import to_anthropic
-from llmbridge.gemini import to_gemini
-from llmbridge.openai import to_openai, to_openai_responses
 
 __all__ = ["DocumentMemoryResult", "big_document_conversation", "run_document_memory"]
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentMemoryResult:
+class DocumentMemoryResult(Peaks):
     """Peak bytes of a first and a repeat conversion, the payload size, the base64 encodings."""
 
     provider: str
@@ -44,16 +39,6 @@ class DocumentMemoryResult:
     repeat_peak: int
     encodings: int
     target: float
-
-    @property
-    def first_ratio(self) -> float:
-        """First conversion's peak over the payload size."""
-        return self.first_peak / self.payload_bytes
-
-    @property
-    def repeat_ratio(self) -> float:
-        """Repeat conversion's peak over the payload size."""
-        return self.repeat_peak / self.payload_bytes
 
 
 def big_document_conversation(
@@ -68,33 +53,6 @@ def big_document_conversation(
         messages.append(DocumentMessage(Role.USER, data=data, filename=f"report-{position}.pdf"))
         messages.append(TextMessage(Role.USER, f"What does report {position} say?"))
     return messages
-
-
-def _openai(messages: Sequence[Message]) -> object:
-    return to_openai(messages, agent_name=AGENT, max_document_bytes=None).messages
-
-
-def _anthropic(messages: Sequence[Message]) -> object:
-    request = to_anthropic(messages, agent_name=AGENT, max_document_bytes=None)
-    return request.system, request.messages
-
-
-def _responses(messages: Sequence[Message]) -> object:
-    return to_openai_responses(messages, agent_name=AGENT, max_document_bytes=None).input
-
-
-def _gemini(messages: Sequence[Message]) -> object:
-    with lifted_inline_limit():
-        request = to_gemini(messages, agent_name=AGENT)
-    return request.system_instruction, request.contents
-
-
-_CASES: Final[dict[str, Callable[[Sequence[Message]], object]]] = {
-    "openai": _openai,
-    "openai-responses": _responses,
-    "anthropic": _anthropic,
-    "gemini": _gemini,
-}
 
 
 @contextmanager
@@ -119,7 +77,7 @@ def run_document_memory(
 ) -> list[DocumentMemoryResult]:
     """Measure each provider's peak memory and base64 encodings for ``count`` PDFs."""
     results = []
-    for provider, convert in _CASES.items():
+    for provider, convert in LIBRARY.items():
         payload_bytes = deep_size(convert(big_document_conversation(count, document_size)))
         fresh = big_document_conversation(count, document_size)
         encoded: list[int] = []

@@ -1,9 +1,14 @@
-"""Hand-written minimal translators and aggregators: the floor each measurement is compared to.
+"""Hand-written minimal translations, one per wing: the floor each conversion is compared to.
 
 Each floor does only what the benchmark's inputs need (no validation, no notes, no repairs)
-but produces exactly what the library produces for those inputs; ``convert`` and ``streams``
-assert that equality once per run before timing. Where they differ, the floor is made to
-follow API.md, never the other way round.
+but produces exactly what the library produces for those inputs; ``convert`` asserts that
+equality once per run before timing. Where they differ, the floor is made to follow API.md,
+never the other way round. The stream floors are in ``stream_floors.py``.
+
+OpenAI's two APIs take one flat list: one loop (``_flat``) serves both, given the wing's table
+of handlers (one per message type, returning that message's payload items). Anthropic and
+Gemini take turns in which consecutive same-role messages merge; each keeps its own loop, as
+what a merge does to the turn differs and a hook would cost the floor a call per message.
 """
 
 from __future__ import annotations
@@ -12,32 +17,20 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from anthropic.types import RawMessageStreamEvent
-from openai.types.chat import ChatCompletionChunk
-
 from llmbridge import (
     ImageMessage,
     Message,
     Role,
     TextMessage,
-    TextMessageUpdate,
-    ToolCall,
     ToolCallMessage,
-    ToolCallMessageUpdate,
     ToolCallResultMessage,
-    Usage,
 )
 
-__all__ = [
-    "AnthropicFloorAggregator",
-    "OpenAIFloorAggregator",
-    "anthropic_bare",
-    "anthropic_floor",
-    "openai_bare",
-    "openai_floor",
-]
+__all__ = ["anthropic_floor", "gemini_floor", "openai_floor", "responses_floor"]
 
 Payload = dict[str, Any]
+Handlers = dict[type[Message], Callable[[Any, str], list[Payload]]]
+"""Message type -> the payload items of one message of it (given the agent's name)."""
 
 
 # --- OpenAI Chat Completions -------------------------------------------------------------
@@ -81,20 +74,78 @@ def _openai_results(message: ToolCallResultMessage, agent_name: str) -> list[Pay
     ]
 
 
-_OPENAI: Final[dict[type[Message], Callable[[Any, str], list[Payload]]]] = {
+# --- OpenAI Responses --------------------------------------------------------------------
+
+
+def _responses_text(message: TextMessage, agent_name: str) -> list[Payload]:
+    if message.role == Role.SYSTEM:
+        return [{"role": "system", "content": message.content}]
+    role = "assistant" if message.from_ == agent_name else "user"
+    return [{"role": role, "content": message.content}]
+
+
+def _responses_image(message: ImageMessage, agent_name: str) -> list[Payload]:
+    part = {"type": "input_image", "image_url": message.data_url, "detail": "auto"}
+    return [{"role": "user", "content": [part]}]
+
+
+def _responses_calls(message: ToolCallMessage, agent_name: str) -> list[Payload]:
+    items: list[Payload] = []
+    if message.content:
+        items.append({"role": "assistant", "content": message.content})
+    for call in message.tool_calls:
+        items.append(
+            {
+                "type": "function_call",
+                "call_id": call.tool_call_id,
+                "name": call.function_name,
+                "arguments": call.function_arguments,
+            }
+        )
+    return items
+
+
+def _responses_results(message: ToolCallResultMessage, agent_name: str) -> list[Payload]:
+    return [
+        {"type": "function_call_output", "call_id": call.tool_call_id, "output": call.result}
+        for call in message.tool_calls
+        if call.result is not None
+    ]
+
+
+# --- The flat floors ---------------------------------------------------------------------
+# OpenAI's two APIs take one list: each message becomes the items its handler returns.
+
+_OPENAI: Final[Handlers] = {
     TextMessage: _openai_text,
     ImageMessage: _openai_image,
     ToolCallMessage: _openai_calls,
     ToolCallResultMessage: _openai_results,
 }
 
+_RESPONSES: Final[Handlers] = {
+    TextMessage: _responses_text,
+    ImageMessage: _responses_image,
+    ToolCallMessage: _responses_calls,
+    ToolCallResultMessage: _responses_results,
+}
+
+
+def _flat(handlers: Handlers, messages: Sequence[Message], agent_name: str) -> list[Payload]:
+    out: list[Payload] = []
+    for message in messages:
+        out += handlers[type(message)](message, agent_name)
+    return out
+
 
 def openai_floor(messages: Sequence[Message], agent_name: str) -> list[Payload]:
     """Translate the benchmark conversation to Chat Completions messages, by hand."""
-    out: list[Payload] = []
-    for message in messages:
-        out += _OPENAI[type(message)](message, agent_name)
-    return out
+    return _flat(_OPENAI, messages, agent_name)
+
+
+def responses_floor(messages: Sequence[Message], agent_name: str) -> list[Payload]:
+    """Translate the benchmark conversation to Responses input items, by hand."""
+    return _flat(_RESPONSES, messages, agent_name)
 
 
 # --- Anthropic Messages ------------------------------------------------------------------
@@ -174,175 +225,65 @@ def anthropic_floor(
     return (system or None), turns
 
 
-# --- Stream aggregation ------------------------------------------------------------------
+# --- Gemini ------------------------------------------------------------------------------
 
 
-class _Call:
-    __slots__ = ("fragments", "name", "tool_call_id")
-
-    def __init__(self, tool_call_id: str | None, name: str) -> None:
-        self.tool_call_id = tool_call_id
-        self.name = name
-        self.fragments: list[str] = []
-
-    def done(self) -> ToolCall:
-        return ToolCall(self.name, "".join(self.fragments), tool_call_id=self.tool_call_id)
-
-
-def _final(
-    agent_name: str, text: list[str], calls: dict[int, _Call], usage: Usage | None, finish: str
-) -> Message:
-    content = "".join(text)
-    if calls:
-        tool_calls = [calls[index].done() for index in sorted(calls)]
-        return ToolCallMessage(
-            tool_calls, agent_name, content=content or None, usage=usage, finish_reason=finish
-        )
-    return TextMessage(Role.ASSISTANT, content, agent_name, usage=usage, finish_reason=finish)
-
-
-_OPENAI_FINISH: Final = {"stop": "stop", "length": "length", "tool_calls": "tool_calls"}
-
-
-class OpenAIFloorAggregator:
-    """A minimal Chat Completions stream aggregator: updates per chunk, one message at the end."""
-
-    def __init__(self, agent_name: str) -> None:
-        self.agent_name = agent_name
-        self.text: list[str] = []
-        self.calls: dict[int, _Call] = {}
-        self.usage: Usage | None = None
-        self.reason = "stop"
-
-    def add(self, chunk: ChatCompletionChunk) -> list[Message]:
-        """Fold one chunk in and return its updates."""
-        if chunk.usage is not None:
-            self.usage = Usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens)
-        updates: list[Message] = []
-        for choice in chunk.choices:
-            delta = choice.delta
-            if delta.content:
-                self.text.append(delta.content)
-                updates.append(TextMessageUpdate(Role.ASSISTANT, delta.content, self.agent_name))
-            for tool in delta.tool_calls or ():
-                call = self.calls.get(tool.index)
-                function = tool.function
-                if call is None:
-                    name = function.name if function and function.name else ""
-                    call = self.calls[tool.index] = _Call(tool.id, name)
-                fragment = (function.arguments if function else None) or ""
-                if fragment:
-                    call.fragments.append(fragment)
-                updates.append(
-                    ToolCallMessageUpdate(
-                        call.name,
-                        fragment,
-                        self.agent_name,
-                        index=tool.index,
-                        tool_call_id=call.tool_call_id,
-                    )
+def _gemini_parts(message: Message, agent_name: str) -> tuple[str, list[Payload]]:
+    match message:
+        case TextMessage(content=text, from_=from_, role=role):
+            own = from_ == agent_name or (from_ is None and role == Role.ASSISTANT)
+            return ("model" if own else "user"), [{"text": text}]
+        case ImageMessage():
+            inline = {"mime_type": message.media_type, "data": message.base64_data}
+            return "user", [{"inline_data": inline}]
+        case ToolCallMessage():
+            parts: list[Payload] = [{"text": message.content}] if message.content else []
+            for call in message.tool_calls:
+                arguments = call.function_arguments
+                args = json.loads(arguments) if arguments else {}
+                parts.append(
+                    {
+                        "function_call": {
+                            "name": call.function_name,
+                            "args": args,
+                            "id": call.tool_call_id,
+                        }
+                    }
                 )
-            if choice.finish_reason:
-                self.reason = _OPENAI_FINISH.get(choice.finish_reason, choice.finish_reason)
-        return updates
-
-    def finish(self) -> Message:
-        """The complete reply."""
-        return _final(self.agent_name, self.text, self.calls, self.usage, self.reason)
-
-
-_ANTHROPIC_FINISH: Final = {
-    "end_turn": "stop",
-    "stop_sequence": "stop",
-    "max_tokens": "length",
-    "tool_use": "tool_calls",
-}
+            return "model", parts
+        case ToolCallResultMessage():
+            return "user", [
+                {
+                    "function_response": {
+                        "name": call.function_name,
+                        "id": call.tool_call_id,
+                        "response": {"output": call.result},
+                    }
+                }
+                for call in message.tool_calls
+            ]
+    raise TypeError(f"the floor does not translate {type(message).__name__}")
 
 
-class AnthropicFloorAggregator:
-    """A minimal Messages stream aggregator: updates per event, one message at the end."""
+def gemini_floor(
+    messages: Sequence[Message], agent_name: str
+) -> tuple[list[Payload], list[Payload]]:
+    """Translate the benchmark conversation to Gemini ``(system_instruction, contents)``, by hand.
 
-    def __init__(self, agent_name: str) -> None:
-        self.agent_name = agent_name
-        self.text: list[str] = []
-        self.calls: dict[int, _Call] = {}
-        self.input_tokens = 0
-        self.output_tokens = 0
-        self.reason = "stop"
-
-    def add(self, event: RawMessageStreamEvent) -> list[Message]:
-        """Fold one event in and return its updates."""
-        match event.type:
-            case "content_block_delta":
-                delta = event.delta
-                if delta.type == "text_delta":
-                    self.text.append(delta.text)
-                    return [TextMessageUpdate(Role.ASSISTANT, delta.text, self.agent_name)]
-                if delta.type == "input_json_delta":
-                    call = self.calls[event.index]
-                    call.fragments.append(delta.partial_json)
-                    update = ToolCallMessageUpdate(
-                        call.name,
-                        delta.partial_json,
-                        self.agent_name,
-                        index=event.index,
-                        tool_call_id=call.tool_call_id,
-                    )
-                    return [update]
-            case "content_block_start" if event.content_block.type == "tool_use":
-                # The block start carries id and name: the call's first delta, as in OpenAI.
-                block = event.content_block
-                self.calls[event.index] = _Call(block.id, block.name)
-                update = ToolCallMessageUpdate(
-                    block.name, "", self.agent_name, index=event.index, tool_call_id=block.id
-                )
-                return [update]
-            case "message_start":
-                usage = event.message.usage
-                self.input_tokens = usage.input_tokens
-            case "message_delta":
-                self.output_tokens = event.usage.output_tokens
-                reason = event.delta.stop_reason or "end_turn"
-                self.reason = _ANTHROPIC_FINISH.get(reason, reason)
-        return []
-
-    def finish(self) -> Message:
-        """The complete reply."""
-        usage = Usage(self.input_tokens, self.output_tokens)
-        return _final(self.agent_name, self.text, self.calls, usage, self.reason)
-
-
-# --- Bare assembly: no updates, no final message ----------------------------------------
-# The cheapest possible pass over a stream: join the text and each call's arguments. It is the
-# floor the issue's SDK figures are quoted against; the aggregators above also build the
-# neutral updates and message the contract requires, which a real aggregator cannot skip.
-
-
-def openai_bare(chunks: Sequence[ChatCompletionChunk]) -> tuple[str, list[str]]:
-    """Join a Chat Completions stream's text and each tool call's arguments (by index)."""
-    text: list[str] = []
-    calls: dict[int, list[str]] = {}
-    for chunk in chunks:
-        for choice in chunk.choices:
-            delta = choice.delta
-            if delta.content:
-                text.append(delta.content)
-            for tool in delta.tool_calls or ():
-                fragments = calls.setdefault(tool.index, [])
-                if tool.function and tool.function.arguments:
-                    fragments.append(tool.function.arguments)
-    return "".join(text), ["".join(calls[index]) for index in sorted(calls)]
-
-
-def anthropic_bare(events: Sequence[RawMessageStreamEvent]) -> tuple[str, list[str]]:
-    """Join a Messages stream's text and each tool_use block's input JSON (by block index)."""
-    text: list[str] = []
-    calls: dict[int, list[str]] = {}
-    for event in events:
-        if event.type == "content_block_delta":
-            delta = event.delta
-            if delta.type == "text_delta":
-                text.append(delta.text)
-            elif delta.type == "input_json_delta":
-                calls.setdefault(event.index, []).append(delta.partial_json)
-    return "".join(text), ["".join(calls[index]) for index in sorted(calls)]
+    System text goes to the system parts; image URLs are dropped (the conversation's are plain
+    https URLs, which Gemini cannot fetch); consecutive same-role contents merge their parts.
+    """
+    system: list[Payload] = []
+    contents: list[Payload] = []
+    for message in messages:
+        if isinstance(message, TextMessage) and message.role == Role.SYSTEM:
+            system.append({"text": message.content})
+            continue
+        if isinstance(message, ImageMessage) and message.url is not None:
+            continue
+        role, parts = _gemini_parts(message, agent_name)
+        if contents and contents[-1]["role"] == role:
+            contents[-1]["parts"] += parts
+        else:
+            contents.append({"role": role, "parts": parts})
+    return system, contents

@@ -22,17 +22,17 @@ from typing import Final
 
 import llmbridge.gemini._media as gemini_media
 from benchmarks.conversation import AGENT, big_image_conversation
-from benchmarks.floors import anthropic_floor, openai_floor
-from benchmarks.gemini import gemini_floor
-from benchmarks.responses_floors import responses_floor
+from benchmarks.floors import anthropic_floor, gemini_floor, openai_floor, responses_floor
 from llmbridge import Message
 from llmbridge.anthropic import to_anthropic
 from llmbridge.gemini import to_gemini
 from llmbridge.openai import to_openai, to_openai_responses
 
 __all__ = [
+    "LIBRARY",
     "TARGET",
     "MemoryResult",
+    "Peaks",
     "deep_size",
     "lifted_inline_limit",
     "peak",
@@ -43,17 +43,15 @@ TARGET: Final = 1.5
 """The highest accepted ratio of peak memory to payload size."""
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryResult:
-    """Peak bytes of a first and a repeat conversion, and the payload's size in bytes."""
+class Peaks:
+    """The ratios of a memory result (images here, documents in ``documents.py``): the peaks of
+    a first and a repeat conversion over the payload size; the result dataclass has the fields."""
 
+    __slots__ = ()
     provider: str
-    images: int
-    image_bytes: int
     payload_bytes: int
     first_peak: int
     repeat_peak: int
-    floor_first_peak: int
     target: float
 
     @property
@@ -65,6 +63,20 @@ class MemoryResult:
     def repeat_ratio(self) -> float:
         """Repeat conversion's peak over the payload size."""
         return self.repeat_peak / self.payload_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryResult(Peaks):
+    """Peak bytes of a first and a repeat conversion, and the payload's size in bytes."""
+
+    provider: str
+    images: int
+    image_bytes: int
+    payload_bytes: int
+    first_peak: int
+    repeat_peak: int
+    floor_first_peak: int
+    target: float
 
     @property
     def floor_first_ratio(self) -> float:
@@ -94,17 +106,25 @@ def deep_size(payload: object) -> int:
 Convert = Callable[[Sequence[Message]], object]
 
 
+# The per-image and per-document size limits are lifted: these cases measure copies, not what an
+# API accepts (4 MB of bytes is 5.6 MB of base64, over Anthropic's default 5 MB per image).
 def _openai(messages: Sequence[Message]) -> object:
-    return to_openai(messages, agent_name=AGENT, max_image_bytes=None).messages
+    request = to_openai(messages, agent_name=AGENT, max_image_bytes=None, max_document_bytes=None)
+    return request.messages
 
 
 def _anthropic(messages: Sequence[Message]) -> object:
-    request = to_anthropic(messages, agent_name=AGENT, max_image_bytes=None)
+    request = to_anthropic(
+        messages, agent_name=AGENT, max_image_bytes=None, max_document_bytes=None
+    )
     return request.system, request.messages
 
 
 def _responses(messages: Sequence[Message]) -> object:
-    return to_openai_responses(messages, agent_name=AGENT, max_image_bytes=None).input
+    request = to_openai_responses(
+        messages, agent_name=AGENT, max_image_bytes=None, max_document_bytes=None
+    )
+    return request.input
 
 
 @contextmanager
@@ -124,13 +144,20 @@ def _gemini(messages: Sequence[Message]) -> object:
     return request.system_instruction, request.contents
 
 
-# The per-image size limits are lifted: this case measures copies, not what an API accepts
-# (4 MB of bytes is 5.6 MB of base64, over Anthropic's default 5 MB per image).
-_CASES: Final[dict[str, tuple[Convert, Convert]]] = {
-    "openai": (_openai, lambda messages: openai_floor(messages, AGENT)),
-    "openai-responses": (_responses, lambda messages: responses_floor(messages, AGENT)),
-    "anthropic": (_anthropic, lambda messages: anthropic_floor(messages, AGENT)),
-    "gemini": (_gemini, lambda messages: gemini_floor(messages, AGENT)),
+LIBRARY: Final[dict[str, Convert]] = {
+    "openai": _openai,
+    "openai-responses": _responses,
+    "anthropic": _anthropic,
+    "gemini": _gemini,
+}
+"""Each wing's conversion with every size limit lifted, returning the payload (here and in
+``documents.py``)."""
+
+_FLOORS: Final[dict[str, Convert]] = {
+    "openai": lambda messages: openai_floor(messages, AGENT),
+    "openai-responses": lambda messages: responses_floor(messages, AGENT),
+    "anthropic": lambda messages: anthropic_floor(messages, AGENT),
+    "gemini": lambda messages: gemini_floor(messages, AGENT),
 }
 
 
@@ -152,7 +179,8 @@ def run_memory(count: int = 20, image_size: int = 4 * 1024 * 1024) -> list[Memor
     for the base64 text of every image.
     """
     results = []
-    for provider, (library, floor) in _CASES.items():
+    for provider, library in LIBRARY.items():
+        floor = _FLOORS[provider]
         messages = big_image_conversation(count, image_size)
         payload_bytes = deep_size(library(messages))
         fresh = big_image_conversation(count, image_size)

@@ -4,7 +4,7 @@ Each wing that ``_WIRES`` knows how to answer (and whose package imports) is bui
 registry: ``default_http_client`` over ``RespxTransport``, ``sdk_client``, ``connected_agent``.
 The agent sends the deterministic conversation (``conversation_for(tag, size)``); the reference
 is the same SDK client's own call with the hand-built payload of the floor (``floors.py``,
-``responses_floors.py``, ``gemini.py``) and the other settings the agent sent (model, token
+one per wing) and the other settings the agent sent (model, token
 limit, ``stream``; for Gemini the same config fields, as the dict the SDK accepts). Before
 timing, the request the SDK reference puts on the wire (URL and JSON body) is checked equal to
 the agent's. respx answers both with the same text reply, or its SSE stream (which the SDK
@@ -28,9 +28,7 @@ import respx
 
 from benchmarks.conversation import AGENT
 from benchmarks.convert import conversation_for
-from benchmarks.floors import anthropic_floor, openai_floor
-from benchmarks.gemini import gemini_floor
-from benchmarks.responses_floors import responses_floor
+from benchmarks.floors import anthropic_floor, gemini_floor, openai_floor, responses_floor
 from benchmarks.timing import Settings, best_times, check_same
 from benchmarks.tracing import anthropic_answer, gemini_answer, openai_answer, responses_answer
 from llmbridge import Message

@@ -8,7 +8,7 @@ from benchmarks.convert import ConversionResult
 from benchmarks.documents import DocumentMemoryResult
 from benchmarks.ids import IdRepairResult
 from benchmarks.interleaved import InterleavedResult
-from benchmarks.memory import MemoryResult
+from benchmarks.memory import MemoryResult, Peaks
 from benchmarks.percall import TARGET_PERCENT as PER_CALL_PERCENT
 from benchmarks.percall import PerCallResult
 from benchmarks.repeat import BASE_TURN, GROWTH_TARGET, RepeatResult
@@ -30,16 +30,28 @@ __all__ = [
 ]
 
 _MB = 1024 * 1024
+_PEAK_COLUMNS = ("payload MB", "first peak MB", "repeat peak MB")
 
 
 def _verdict(ratio: float, target: float) -> str:
     return "met" if ratio <= target else f"MISSED by {ratio / target - 1:.0%}"
 
 
+def _function_name(provider: str) -> str:
+    return f"`to_{provider.replace('-', '_')}`"
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def _ratio_cells(library_us: float, floor_us: float, target: float) -> list[str]:
+    """The library and floor µs, their ratio and the verdict against ``target``."""
+    ratio = library_us / floor_us
+    return [f"{library_us:.2f}", f"{floor_us:.2f}", f"{ratio:.2f}x",
+            f"<= {target}x: {_verdict(ratio, target)}"]  # fmt: skip
 
 
 def conversion_table(results: Sequence[ConversionResult]) -> str:
@@ -49,12 +61,9 @@ def conversion_table(results: Sequence[ConversionResult]) -> str:
               "first conversion µs/msg", "first conversion ratio"]  # fmt: skip
     rows = [
         [
-            f"`to_{result.provider.replace('-', '_')}`",
+            _function_name(result.provider),
             f"{result.messages:,}",
-            f"{result.library_us:.2f}",
-            f"{result.floor_us:.2f}",
-            f"{result.ratio:.2f}x",
-            f"<= {result.target}x: {_verdict(result.ratio, result.target)}",
+            *_ratio_cells(result.library_us, result.floor_us, result.target),
             "" if result.first_us is None else f"{result.first_us:.2f}",
             "" if result.first_ratio is None else f"{result.first_ratio:.2f}x",
         ]
@@ -70,13 +79,10 @@ def interleaved_table(results: Sequence[InterleavedResult]) -> str:
               "ratio", "target"]  # fmt: skip
     rows = [
         [
-            f"`to_{result.provider.replace('-', '_')}`",
+            _function_name(result.provider),
             f"{result.conversations:,}",
             f"{result.messages:,}",
-            f"{result.library_us:.2f}",
-            f"{result.floor_us:.2f}",
-            f"{result.ratio:.2f}x",
-            f"<= {result.target}x: {_verdict(result.ratio, result.target)}",
+            *_ratio_cells(result.library_us, result.floor_us, result.target),
         ]
         for result in results
     ]
@@ -109,46 +115,43 @@ def stream_table(results: Sequence[StreamResult]) -> str:
     return _table(header, rows)
 
 
+def _peak_row(result: Peaks, count: int, size: int, extra: str, also: str = "") -> list[str]:
+    # A peak-memory row: the wing, `count x size`, payload, first and repeat peaks (each with
+    # its ratio), the table's own column `extra`, the target's verdict and then `also`.
+    worst = max(result.first_ratio, result.repeat_ratio)
+    return [
+        _function_name(result.provider),
+        f"{count} x {size / _MB:.0f} MB",
+        f"{result.payload_bytes / _MB:.1f}",
+        f"{result.first_peak / _MB:.1f} ({result.first_ratio:.2f}x)",
+        f"{result.repeat_peak / _MB:.1f} ({result.repeat_ratio:.2f}x)",
+        extra,
+        f"<= {result.target}x: {_verdict(worst, result.target)}{also}",
+    ]
+
+
+def _memory_row(result: MemoryResult) -> list[str]:
+    floor = f"{result.floor_first_peak / _MB:.1f} ({result.floor_first_ratio:.2f}x)"
+    return _peak_row(result, result.images, result.image_bytes, floor)
+
+
+def _document_row(result: DocumentMemoryResult) -> list[str]:
+    encodings = f"{result.encodings} ({result.encodings / result.documents:.1f} per PDF)"
+    each = "met" if result.encodings == result.documents else "MISSED"
+    also = f", one encoding per PDF: {each}"
+    return _peak_row(result, result.documents, result.document_bytes, encodings, also)
+
+
 def memory_table(results: Sequence[MemoryResult]) -> str:
     """One row per provider: payload MB, first and repeat peaks (and the floor's), the target."""
-    header = ["memory", "images", "payload MB", "first peak MB", "repeat peak MB",
-              "floor first peak MB", "target"]  # fmt: skip
-    rows = [
-        [
-            f"`to_{result.provider.replace('-', '_')}`",
-            f"{result.images} x {result.image_bytes / _MB:.0f} MB",
-            f"{result.payload_bytes / _MB:.1f}",
-            f"{result.first_peak / _MB:.1f} ({result.first_ratio:.2f}x)",
-            f"{result.repeat_peak / _MB:.1f} ({result.repeat_ratio:.2f}x)",
-            f"{result.floor_first_peak / _MB:.1f} ({result.floor_first_ratio:.2f}x)",
-            f"<= {result.target}x: "
-            + _verdict(max(result.first_ratio, result.repeat_ratio), result.target),
-        ]
-        for result in results
-    ]
-    return _table(header, rows)
+    header = ["memory", "images", *_PEAK_COLUMNS, "floor first peak MB", "target"]
+    return _table(header, [_memory_row(result) for result in results])
 
 
 def document_memory_table(results: Sequence[DocumentMemoryResult]) -> str:
     """One row per provider: payload MB, first and repeat peaks, base64 encodings, the targets."""
-    header = ["documents", "PDFs", "payload MB", "first peak MB", "repeat peak MB",
-              "base64 encodings", "target"]  # fmt: skip
-    rows = [
-        [
-            f"`to_{result.provider.replace('-', '_')}`",
-            f"{result.documents} x {result.document_bytes / _MB:.0f} MB",
-            f"{result.payload_bytes / _MB:.1f}",
-            f"{result.first_peak / _MB:.1f} ({result.first_ratio:.2f}x)",
-            f"{result.repeat_peak / _MB:.1f} ({result.repeat_ratio:.2f}x)",
-            f"{result.encodings} ({result.encodings / result.documents:.1f} per PDF)",
-            f"<= {result.target}x: "
-            + _verdict(max(result.first_ratio, result.repeat_ratio), result.target)
-            + ", one encoding per PDF: "
-            + ("met" if result.encodings == result.documents else "MISSED"),
-        ]
-        for result in results
-    ]
-    return _table(header, rows)
+    header = ["documents", "PDFs", *_PEAK_COLUMNS, "base64 encodings", "target"]
+    return _table(header, [_document_row(result) for result in results])
 
 
 def id_repair_table(results: Sequence[IdRepairResult]) -> str:
@@ -157,36 +160,12 @@ def id_repair_table(results: Sequence[IdRepairResult]) -> str:
               "no ids / unique ids", "µs/round vs smallest loop"]  # fmt: skip
     rows = [
         [
-            f"`to_{result.provider.replace('-', '_')}`",
+            _function_name(result.provider),
             f"{result.rounds:,}",
             f"{result.no_ids_us:.2f}",
             f"{result.unique_ids_us:.2f}",
             f"{result.ratio:.2f}x",
             f"{result.growth:.2f}x",
-        ]
-        for result in results
-    ]
-    return _table(header, rows)
-
-
-def tracing_table(results: Sequence[TracingResult]) -> str:
-    """One row per provider and path: µs per call untraced, traced and with the floor (the bare
-    OpenTelemetry SDK calls), the extra time in µs and in percent of the untraced call."""
-    header = ["tracing", "path", "messages", "untraced µs/call", "traced µs/call",
-              "floor µs/call", "extra µs", "overhead", "floor overhead", "target"]  # fmt: skip
-    rows = [
-        [
-            result.provider,
-            result.path,
-            f"{result.messages:,}",
-            f"{result.untraced_us:,.0f}",
-            f"{result.traced_us:,.0f}",
-            f"{result.floor_us:,.0f}",
-            f"{result.traced_us - result.untraced_us:+,.0f}",
-            f"{result.overhead_percent:+.1f}%",
-            f"{result.floor_percent:+.1f}%",
-            f"<= {TARGET_PERCENT:.0f}%: "
-            + ("met" if result.overhead_percent <= TARGET_PERCENT else "MISSED"),
         ]
         for result in results
     ]
@@ -219,29 +198,54 @@ def _growth_verdict(result: RepeatResult) -> str:
     return f"<= {GROWTH_TARGET}x: {_verdict(result.relative_growth, GROWTH_TARGET)}"
 
 
+def _call_row(
+    result: PerCallResult | TracingResult,
+    calls: tuple[float, float, float],
+    extra: float,
+    other_percent: float,
+    target: float,
+) -> list[str]:
+    # A per-call row: wing, path, messages, three µs per call (in the table's column order), the
+    # extra µs, the judged overhead and the other percentage, the target's verdict.
+    return [
+        result.provider,
+        result.path,
+        f"{result.messages:,}",
+        *(f"{us:,.0f}" for us in calls),
+        f"{extra:+,.0f}",
+        f"{result.overhead_percent:+.1f}%",
+        f"{other_percent:+.1f}%",
+        f"<= {target:.0f}%: " + ("met" if result.overhead_percent <= target else "MISSED"),
+    ]
+
+
+def _per_call_row(result: PerCallResult) -> list[str]:
+    calls = (result.agent_us, result.sdk_us, result.hand_us)
+    extra = result.agent_us - result.sdk_us
+    return _call_row(result, calls, extra, result.hand_percent, PER_CALL_PERCENT)
+
+
+def _tracing_row(result: TracingResult) -> list[str]:
+    calls = (result.untraced_us, result.traced_us, result.floor_us)
+    extra = result.traced_us - result.untraced_us
+    return _call_row(result, calls, extra, result.floor_percent, TARGET_PERCENT)
+
+
 def per_call_table(results: Sequence[PerCallResult]) -> str:
     """One row per wing and path: µs per call through the agent, the bare SDK and the hand-built
     call (floor conversion + SDK), the agent's overhead over the SDK (judged) and over the
     hand-built call."""
     header = ["per call", "path", "messages", "agent µs/call", "SDK µs/call",
               "hand-built µs/call", "extra µs", "overhead", "vs hand-built", "target"]  # fmt: skip
-    rows = [
-        [
-            result.provider,
-            result.path,
-            f"{result.messages:,}",
-            f"{result.agent_us:,.0f}",
-            f"{result.sdk_us:,.0f}",
-            f"{result.hand_us:,.0f}",
-            f"{result.agent_us - result.sdk_us:+,.0f}",
-            f"{result.overhead_percent:+.1f}%",
-            f"{result.hand_percent:+.1f}%",
-            f"<= {PER_CALL_PERCENT:.0f}%: "
-            + ("met" if result.overhead_percent <= PER_CALL_PERCENT else "MISSED"),
-        ]
-        for result in results
-    ]
-    return _table(header, rows)
+    return _table(header, [_per_call_row(result) for result in results])
+
+
+def tracing_table(results: Sequence[TracingResult]) -> str:
+    """One row per provider and path: µs per call untraced, traced and with the floor (the bare
+    OpenTelemetry SDK calls), the extra time in µs and in percent of the untraced call."""
+    header = ["tracing", "path", "messages", "untraced µs/call", "traced µs/call",
+              "floor µs/call", "extra µs", "overhead", "floor overhead", "target"]  # fmt: skip
+    return _table(header, [_tracing_row(result) for result in results])
 
 
 def soak_table(results: Sequence[SoakResult]) -> str:

@@ -497,7 +497,7 @@ async def test_a_list_mixing_media_with_other_values_is_an_error_result() -> Non
     assert answered.is_error is True
     assert answered.result == (
         "The result of function 'produce' cannot be sent: item 1 of the returned list is a "
-        "dict; a list with images or documents may hold only them and strings."
+        "dict; a list with images, documents, audio or video may hold only them and strings."
     )
 
 

@@ -52,7 +52,12 @@ from llmbridge._errors import (
     StreamInterruptedError,
     UnsupportedMessageError,
 )
-from llmbridge._functions import FunctionCallMiddleware, FunctionContract, function
+from llmbridge._functions import (
+    FunctionCallMiddleware,
+    FunctionContract,
+    FunctionResult,
+    function,
+)
 from llmbridge._messages import (
     AudioMessage,
     Citation,
@@ -101,6 +106,7 @@ __all__ = [
     "EmptyResponseError",
     "FunctionCallMiddleware",
     "FunctionContract",
+    "FunctionResult",
     "GenerateReplyOptions",
     "HostedToolCall",
     "ImageMessage",

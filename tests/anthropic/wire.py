@@ -2,31 +2,60 @@
 
 Documents (``document`` blocks: a PDF base64 or http(s) url source, a ``text/plain`` text
 source) only in user turns and inside ``tool_result`` content, which may hold text, image and
-document blocks (wave2.md 3.1, 3.4).
+document blocks (wave2.md 3.1, 3.4). Images and documents may name a Files API file
+(``{"type": "file", "file_id"}``: ``file_image_source_param.py``,
+``file_document_source_param.py``), which the API reads only with the Files beta:
+``assert_valid_http_request`` checks a sent request's body and ``anthropic-beta`` header
+(``wire_betas.py``). Assistant turns may replay text with ``citations`` and server-tool and MCP
+blocks (``wire_hosted.py``).
 
 Stricter than the API where the API is lenient (it merges consecutive same-role turns; we
-require them merged). ``fragment=True`` checks a message-by-message conversion
-(``check_pairing=False``): block rules only, no turn order, no pairing across turns.
+require them merged; citations only on assistant text, as replies carry them).
+``fragment=True`` checks a message-by-message conversion (``check_pairing=False``): block rules
+only, no turn order, no pairing across turns.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
+import httpx
+
 from llmbridge.anthropic import AnthropicRequest
+from tests.anthropic.wire_betas import FILES_BETA, MCP_BETAS, assert_betas, required_betas
+from tests.anthropic.wire_hosted import (
+    HOSTED_BLOCKS,
+    check_citations,
+    check_hosted_block,
+    check_hosted_order,
+)
+from tests.sdk_shapes import WireError
 from tests.urls import only_google_reads
+
+__all__ = [
+    "FILES_BETA",
+    "MCP_BETAS",
+    "WireError",
+    "assert_betas",
+    "assert_valid_http_request",
+    "assert_valid_request",
+    "required_betas",
+]
 
 ID_PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")
 TOOL_NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
 MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+# A Files API id: not a URI and not another provider's file name (``files/abc``).
+FILE_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 
 # block type -> (required keys, optional keys)
 BLOCK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "text": (frozenset({"type", "text"}), frozenset()),
+    "text": (frozenset({"type", "text"}), frozenset({"citations"})),
     "image": (frozenset({"type", "source"}), frozenset()),
     "document": (frozenset({"type", "source"}), frozenset({"title", "context", "citations"})),
     "tool_use": (frozenset({"type", "id", "name", "input"}), frozenset()),
@@ -36,7 +65,7 @@ BLOCK_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 }
 ROLE_BLOCKS = {
     "user": frozenset({"text", "image", "document", "tool_result"}),
-    "assistant": frozenset({"text", "thinking", "redacted_thinking", "tool_use"}),
+    "assistant": frozenset({"text", "thinking", "redacted_thinking", "tool_use"}) | HOSTED_BLOCKS,
 }
 # What a tool_result's content list may hold (tool_result_block_param.py: text, image,
 # document, search_result, tool_reference; llmbridge sends the first three).
@@ -46,10 +75,6 @@ FRONT = {
     "user": frozenset({"tool_result"}),
     "assistant": frozenset({"thinking", "redacted_thinking"}),
 }
-
-
-class WireError(AssertionError):
-    """The payload breaks a rule of the Anthropic request shape."""
 
 
 def _fail(where: str, problem: str) -> None:
@@ -70,8 +95,18 @@ def _text(where: str, text: Any) -> None:
         _fail(where, f"text must be a non-empty, non-whitespace string, got {text!r}")
 
 
+def _file_source(where: str, source: Mapping[str, Any]) -> None:
+    _keys(f"{where}.source", source, frozenset({"type", "file_id"}), frozenset())
+    file_id = source["file_id"]
+    if not isinstance(file_id, str) or not FILE_ID.match(file_id):
+        _fail(where, f"file_id {file_id!r} breaks {FILE_ID.pattern}")
+
+
 def _image(where: str, block: Mapping[str, Any]) -> None:
     source = block["source"]
+    if source.get("type") == "file":
+        _file_source(where, source)
+        return
     if source.get("type") == "url":
         _keys(f"{where}.source", source, frozenset({"type", "url"}), frozenset())
         if not source["url"] or source["url"].startswith("data:"):
@@ -110,6 +145,8 @@ def _document(where: str, block: Mapping[str, Any]) -> None:
         if source["media_type"] != "application/pdf":
             _fail(where, "base64 document sources must be application/pdf")
         _base64(where, source["data"])
+    elif kind == "file":
+        _file_source(where, source)
     elif kind == "text":
         _keys(f"{where}.source", source, frozenset({"type", "media_type", "data"}), frozenset())
         if source["media_type"] not in TEXT_SOURCE_TYPES:
@@ -133,6 +170,8 @@ def _result_content(where: str, content: Any) -> None:
         inner = f"{where}.content[{position}]"
         if not isinstance(block, Mapping) or block.get("type") not in RESULT_BLOCKS:
             _fail(inner, f"a tool_result holds only {sorted(RESULT_BLOCKS)} blocks")
+        if block.get("type") == "text" and "citations" in block:
+            _fail(inner, "citations belong to assistant text, not to a tool_result")
         _block(inner, block)
 
 
@@ -142,11 +181,16 @@ def _has_content(content: Any) -> bool:
 
 def _block(where: str, block: Mapping[str, Any]) -> None:
     kind = block.get("type")
+    if kind in HOSTED_BLOCKS:
+        check_hosted_block(where, block)
+        return
     if kind not in BLOCK_KEYS:
         _fail(where, f"unknown block type {kind!r}")
     _keys(where, block, *BLOCK_KEYS[kind])
     if kind == "text":
         _text(where, block["text"])
+        if "citations" in block:
+            check_citations(where, block["citations"])
     elif kind == "image":
         _image(where, block)
     elif kind == "document":
@@ -193,11 +237,15 @@ def _turn(where: str, message: Mapping[str, Any]) -> None:
         _block(block_where, block)
         if block["type"] not in ROLE_BLOCKS[role]:
             _fail(block_where, f"a {block['type']} block cannot be in a {role} turn")
+        if block["type"] == "text" and "citations" in block and role != "assistant":
+            _fail(block_where, "citations belong to assistant text (replies carry them)")
         if block["type"] in FRONT[role]:
             if seen_other:
                 _fail(block_where, f"{block['type']} must come before the other blocks")
         else:
             seen_other = True
+    if role == "assistant":
+        check_hosted_order(where, content)
 
 
 def _blocks(message: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -212,7 +260,10 @@ def _pairing(messages: list[Mapping[str, Any]]) -> None:
         where = f"messages[{position}]"
         calls = [b["id"] for b in message["content"] if b["type"] == "tool_use"]
         results = [b["tool_use_id"] for b in message["content"] if b["type"] == "tool_result"]
-        for call_id in calls:
+        hosted = [
+            b["id"] for b in message["content"] if b["type"] in ("server_tool_use", "mcp_tool_use")
+        ]
+        for call_id in calls + hosted:
             if call_id in used:
                 _fail(where, f"tool_use id {call_id!r} is not unique in the request")
             used.add(call_id)
@@ -262,3 +313,11 @@ def assert_valid_request(
         if messages[position]["role"] == messages[position - 1]["role"]:
             _fail(f"messages[{position}]", "roles must alternate (merge same-role turns)")
     _pairing(messages)
+
+
+def assert_valid_http_request(request: httpx.Request) -> dict[str, Any]:
+    """Check a recorded Messages request: its JSON body and its beta header; return the body."""
+    body: dict[str, Any] = json.loads(request.content)
+    assert_valid_request(body)
+    assert_betas(body, request.headers)
+    return body

@@ -18,10 +18,12 @@ from benchmarks.conversation import (
     big_image_conversation,
     make_conversation,
     openai_stream,
+    responses_stream,
 )
 from benchmarks.convert import ConversionResult, run_conversion
 from benchmarks.documents import run_document_memory
-from benchmarks.gemini import gemini_conversation, gemini_floor, gemini_stream
+from benchmarks.floors import gemini_floor
+from benchmarks.gemini import gemini_conversation, gemini_stream
 from benchmarks.ids import loop_conversation, run_id_repair
 from benchmarks.interleaved import run_interleaved
 from benchmarks.memory import deep_size, lifted_inline_limit, run_memory
@@ -31,7 +33,6 @@ from benchmarks.peers.harness import JOBS, run_peers
 from benchmarks.percall import run_per_call
 from benchmarks.repeat import RepeatResult, repeat_cases, run_repeat
 from benchmarks.report import conversion_table, repeat_table, stream_table
-from benchmarks.responses_floors import responses_stream
 from benchmarks.soak import repaired_conversation, run_soak
 from benchmarks.streams import StreamResult, StreamShape, run_streams
 from benchmarks.timing import FloorMismatchError, Settings, check_same, first_difference

@@ -8,8 +8,9 @@ the API's observed rules (wire-rules.md 1.3-1.5): name and function-name pattern
 ``tool_calls``, tool-call ids non-empty, at most 40 characters and unique, assistant content
 null only beside tool calls, tool messages exactly answering the closest preceding
 assistant ``tool_calls`` message, and media parts (``image_url``, ``file``, ``input_audio``)
-only in user messages: a ``file`` part with a ``filename`` and a base64 PDF data URL, an
-``input_audio`` part with base64 data (wire-rules.md; wave2.md 3.3, 3.5).
+only in user messages: a ``file`` part with either a ``filename`` and a base64 PDF data URL or
+an uploaded file's ``file_id`` (API.md 19.1), an ``input_audio`` part with base64 data
+(wire-rules.md; wave2.md 3.3, 3.5).
 
 ``check_message`` checks one message's shape (fragments converted message by message);
 ``check_messages`` a whole conversation; ``check_request_body`` the JSON body the SDK sent.
@@ -17,155 +18,30 @@ only in user messages: a ``file`` part with a ``filename`` and a base64 PDF data
 
 from __future__ import annotations
 
-import collections.abc
 import re
-import types
 import typing
 from collections.abc import Iterable
-from functools import cache
-from typing import (
-    Annotated,
-    Any,
-    Literal,
-    NotRequired,
-    Required,
-    Union,
-    get_args,
-    get_origin,
-    get_type_hints,
-)
+from typing import Any
 
-from openai._types import SequenceNotStr
 from openai.types.chat import ChatCompletionMessageParam, completion_create_params
-from typing_extensions import is_typeddict
 
+from tests.sdk_shapes import WireError, check_type
 from tests.urls import only_google_reads
+
+__all__ = [
+    "WireError",
+    "check_message",
+    "check_messages",
+    "check_request_body",
+    "check_type",
+]
 
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MAX_ID_LENGTH = 40
 
 
-class WireError(AssertionError):
-    """A payload the OpenAI API would reject."""
-
-
 def _fail(path: str, problem: str) -> typing.NoReturn:
     raise WireError(f"{path}: {problem}")
-
-
-def _own_totality(td: type) -> dict[str, bool]:
-    # The SDK's `Required[...]` is a string under `from __future__ import annotations`, so
-    # __required_keys__ is wrong; each key's totality comes from the class that declares it.
-    totality: dict[str, bool] = {}
-    for base in getattr(td, "__orig_bases__", ()):
-        if is_typeddict(base):
-            totality.update(_own_totality(base))
-    for key in td.__annotations__:
-        totality.setdefault(key, td.__total__)  # type: ignore[attr-defined]
-    return totality
-
-
-@cache
-def typed_dict_fields(td: type) -> dict[str, tuple[Any, bool]]:
-    """Each key of TypedDict ``td``: its type and whether it is required."""
-    totality = _own_totality(td)
-    fields: dict[str, tuple[Any, bool]] = {}
-    for key, hint in get_type_hints(td, include_extras=True).items():
-        required = totality[key]
-        while get_origin(hint) in (Required, NotRequired, Annotated):
-            if get_origin(hint) is Required:
-                required = True
-            elif get_origin(hint) is NotRequired:
-                required = False
-            hint = get_args(hint)[0]
-        fields[key] = (hint, required)
-    return fields
-
-
-def _check_typed_dict(value: Any, td: type, path: str) -> None:
-    if not isinstance(value, dict):
-        _fail(path, f"expected an object ({td.__name__}), got {type(value).__name__}")
-    fields = typed_dict_fields(td)
-    for key in value:
-        if key not in fields:
-            _fail(path, f"unknown key {key!r} for {td.__name__}")
-    for key, (hint, required) in fields.items():
-        if key in value:
-            check_type(value[key], hint, f"{path}.{key}")
-        elif required:
-            _fail(path, f"missing required key {key!r} of {td.__name__}")
-
-
-def _discriminator(members: tuple[Any, ...]) -> str | None:
-    for key in ("role", "type"):
-        if all(
-            is_typeddict(m) and get_origin(typed_dict_fields(m).get(key, (None,))[0]) is Literal
-            for m in members
-        ):
-            return key
-    return None
-
-
-def _check_union(value: Any, members: tuple[Any, ...], path: str) -> None:
-    typed = tuple(m for m in members if is_typeddict(m))
-    key = _discriminator(typed) if isinstance(value, dict) and typed else None
-    if key is not None:
-        for member in typed:
-            if value.get(key) in get_args(typed_dict_fields(member)[key][0]):
-                _check_typed_dict(value, member, path)
-                return
-        _fail(path, f"{key} {value.get(key)!r} is none of the allowed shapes")
-    problems = []
-    for member in members:
-        try:
-            check_type(value, member, path)
-        except WireError as error:
-            problems.append(str(error))
-        else:
-            return
-    _fail(path, "matches no allowed type: " + " | ".join(problems))
-
-
-_SEQUENCES = (collections.abc.Iterable, collections.abc.Sequence, list, SequenceNotStr)
-
-
-def check_type(value: Any, hint: Any, path: str) -> None:
-    """Raise ``WireError`` unless the JSON ``value`` is of the SDK type ``hint``."""
-    origin = get_origin(hint)
-    if hint is Any or hint is object:
-        return
-    if hint is type(None):
-        if value is not None:
-            _fail(path, f"expected null, got {type(value).__name__}")
-    elif is_typeddict(hint):
-        _check_typed_dict(value, hint, path)
-    elif origin in (Union, types.UnionType):
-        _check_union(value, get_args(hint), path)
-    elif origin is Literal:
-        if value not in get_args(hint) or isinstance(value, bool) != any(
-            isinstance(a, bool) for a in get_args(hint)
-        ):
-            _fail(path, f"{value!r} is not one of {get_args(hint)}")
-    elif hint in (str, bool):
-        if type(value) is not hint:
-            _fail(path, f"expected {hint.__name__}, got {type(value).__name__}")
-    elif hint in (int, float):
-        allowed = (int,) if hint is int else (int, float)
-        if isinstance(value, bool) or not isinstance(value, allowed):
-            _fail(path, f"expected {hint.__name__}, got {type(value).__name__}")
-    elif origin in _SEQUENCES:
-        if not isinstance(value, list):
-            _fail(path, f"expected a JSON array (list), got {type(value).__name__}")
-        (item,) = get_args(hint)
-        for position, element in enumerate(value):
-            check_type(element, item, f"{path}[{position}]")
-    elif origin in (dict, collections.abc.Mapping):
-        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
-            _fail(path, f"expected an object with string keys, got {type(value).__name__}")
-        for key, element in value.items():
-            check_type(element, get_args(hint)[1], f"{path}.{key}")
-    else:
-        raise TypeError(f"{path}: the validator does not know the SDK type {hint!r}")
 
 
 def _check_ids_and_names(message: dict[str, Any], path: str) -> None:
@@ -189,6 +65,8 @@ def _check_ids_and_names(message: dict[str, Any], path: str) -> None:
 MEDIA_PARTS = frozenset({"image_url", "file", "input_audio"})
 PDF_DATA_URL = re.compile(r"^data:application/pdf;base64,[A-Za-z0-9+/]+={0,2}$")
 BASE64 = re.compile(r"^[A-Za-z0-9+/]+={0,2}$")
+# An uploaded file's id (``file-...``): not a URI, not another provider's file name.
+FILE_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def _check_media(message: Any, path: str) -> None:
@@ -210,6 +88,13 @@ def _check_media(message: Any, path: str) -> None:
                 _fail(f"{where}.image_url.url", "OpenAI cannot fetch gs:// or Files API URIs")
         if kind == "file":
             file = part.get("file") or {}
+            sources = sorted({"file_data", "file_id"} & set(file))
+            if len(sources) != 1:
+                _fail(f"{where}.file", f"needs exactly one of file_data, file_id, got {sources}")
+            if "file_id" in file and not (
+                isinstance(file["file_id"], str) and FILE_ID.match(file["file_id"])
+            ):
+                _fail(f"{where}.file.file_id", f"{file['file_id']!r} is not an OpenAI file id")
             if "file_data" in file:
                 if not PDF_DATA_URL.match(file["file_data"]):
                     _fail(f"{where}.file.file_data", "must be a base64 data:application/pdf URL")

@@ -7,6 +7,13 @@ own TypedDict, since several share ``type: "message"``. On top come the rules of
 research/wave2.md 1.4 and the bad inputs R1-R12 of 1.5 that can be checked offline; every
 failure names its rule in brackets, e.g. ``[R9 input_text in assistant]``.
 
+Revision 3 (issue 27): images and files by ``file_id``; replayed ``output_text`` with its
+``annotations`` (``response_output_text_param.py``: ``url_citation``, ``file_citation``,
+``container_file_citation``, ``file_path``, exact keys, ranges forward); hosted items as input
+(``web_search_call``, ``file_search_call``, ``code_interpreter_call``, ``image_generation_call``,
+``mcp_call``, ``mcp_list_tools``: their ``response_input_item_param.py`` types), with the id
+prefixes the API gives them, and as the item a reasoning item precedes.
+
 Not checkable offline: R4 (which item needs its reasoning is known only to the server), R8's
 ``previous_response_id`` half (the chain is server-side), R13 (the context window), R14 (not
 an error).
@@ -23,14 +30,20 @@ from typing import Any, Final
 
 from openai.types.responses import (
     EasyInputMessageParam,
+    ResponseCodeInterpreterToolCallParam,
+    ResponseFileSearchToolCallParam,
     ResponseFunctionToolCallParam,
+    ResponseFunctionWebSearchParam,
     ResponseOutputMessageParam,
     ResponseReasoningItemParam,
     response_create_params,
 )
 from openai.types.responses.response_input_item_param import (
     FunctionCallOutput,
+    ImageGenerationCall,
     ItemReference,
+    McpCall,
+    McpListTools,
     Message,
     ResponseInputItemParam,
 )
@@ -42,9 +55,32 @@ __all__ = ["WireError", "check_input", "check_request_body"]
 
 ITEM_ID: Final = re.compile(r"^[A-Za-z0-9_-]+$")
 ENCRYPTED_CONTENT: Final = "reasoning.encrypted_content"
-# Item kinds whose id the API checks for its prefix (R5).
-ID_PREFIXES: Final = {"reasoning": "rs_", "function_call": "fc_", "output_message": "msg_"}
+# Hosted (server-side) tool items, replayed as input (API.md 19.5).
+HOSTED_SHAPES: Final[dict[str, Any]] = {
+    "web_search_call": ResponseFunctionWebSearchParam,
+    "file_search_call": ResponseFileSearchToolCallParam,
+    "code_interpreter_call": ResponseCodeInterpreterToolCallParam,
+    "image_generation_call": ImageGenerationCall,
+    "mcp_call": McpCall,
+    "mcp_list_tools": McpListTools,
+}
+# Item kinds whose id the API checks for its prefix (R5: seen for rs, fc, msg); the hosted
+# items' are the prefixes the API gives them (assumed checked alike).
+ID_PREFIXES: Final = {
+    "reasoning": "rs_",
+    "function_call": "fc_",
+    "output_message": "msg_",
+    "web_search_call": "ws_",
+    "file_search_call": "fs_",
+    "code_interpreter_call": "ci_",
+    "image_generation_call": "ig_",
+    "mcp_call": "mcp_",
+    "mcp_list_tools": "mcpl_",
+}
+# What a reasoning item may precede, as the output it came from (R3).
+AFTER_REASONING: Final = frozenset({"output_message", "function_call"}) | frozenset(HOSTED_SHAPES)
 SHAPES: Final[dict[str, Any]] = {
+    **HOSTED_SHAPES,
     "easy_message": EasyInputMessageParam,
     "input_message": Message,
     "output_message": ResponseOutputMessageParam,
@@ -64,6 +100,13 @@ CHAT_ONLY_KEYS: Final = {
     "seed": "nothing",
 }
 ASSISTANT_PARTS: Final = frozenset({"output_text", "refusal"})
+# annotation type -> its offset keys (response_output_text_param.py)
+ANNOTATION_OFFSETS: Final = {
+    "url_citation": ("start_index", "end_index"),
+    "container_file_citation": ("start_index", "end_index"),
+    "file_citation": ("index",),
+    "file_path": ("index",),
+}
 DATA_URL: Final = re.compile(r"^data:[\w.+-]+/[\w.+-]+;base64,[A-Za-z0-9+/=]*$")
 
 
@@ -90,11 +133,35 @@ def _check_image(part: dict[str, Any], path: str) -> None:
     sources = [key for key in ("image_url", "file_id") if part.get(key) is not None]
     if len(sources) != 1:
         _fail(path, "input_image source", f"needs exactly one of image_url, file_id: {sources}")
+    _check_file_id(part, path, "input_image source")
     url = part.get("image_url")
     if url is not None and not (url.startswith("https://") or DATA_URL.match(url)):
         _fail(path, "input_image source", "image_url must be an https URL or a base64 data URL")
     if url is not None and only_google_reads(url):
         _fail(path, "input_image source", "OpenAI cannot fetch gs:// or Files API URIs")
+
+
+def _check_file_id(part: dict[str, Any], path: str, rule: str) -> None:
+    file_id = part.get("file_id")
+    if file_id is not None and not (isinstance(file_id, str) and ITEM_ID.match(file_id)):
+        _fail(f"{path}.file_id", rule, f"{file_id!r} is not an OpenAI file id")
+
+
+def _check_annotations(part: dict[str, Any], path: str) -> None:
+    annotations = part.get("annotations")
+    if not isinstance(annotations, list):
+        return  # a shape error the TypedDict check reports
+    for position, annotation in enumerate(annotations):
+        kind = annotation.get("type") if isinstance(annotation, dict) else None
+        offsets = [annotation.get(key) for key in ANNOTATION_OFFSETS.get(str(kind), ())]
+        if not all(isinstance(o, int) and not isinstance(o, bool) for o in offsets):
+            continue  # a shape error the TypedDict check reports
+        if any(o < 0 for o in offsets) or offsets != sorted(offsets):
+            _fail(
+                f"{path}.annotations[{position}]",
+                "output_text annotations",
+                f"{kind} offsets {offsets} are negative or backwards",
+            )
 
 
 def _check_file(part: dict[str, Any], path: str) -> None:
@@ -105,6 +172,7 @@ def _check_file(part: dict[str, Any], path: str) -> None:
             "input_file source",
             f"needs exactly one of file_data, file_id, file_url: {sources}",
         )
+    _check_file_id(part, path, "input_file source")
     url = part.get("file_url")
     if url is not None and not (
         url.startswith(("http://", "https://")) and not only_google_reads(url)
@@ -135,6 +203,8 @@ def _check_parts(parts: Any, path: str, *, assistant: bool) -> None:
             _check_image(part, where)
         elif kind == "input_file":
             _check_file(part, where)
+        elif kind == "output_text":
+            _check_annotations(part, where)
 
 
 def _check_id(item: dict[str, Any], kind: str, path: str) -> None:
@@ -152,6 +222,13 @@ def _check_id(item: dict[str, Any], kind: str, path: str) -> None:
         )
 
 
+def _is_stored_reference(item: dict[str, Any], kind: str) -> bool:
+    """A hosted item given by ``{id, type}`` only: a stored item the API resolves by its id, as
+    an ``item_reference`` (it answered such an ``image_generation_call`` with 200, recorded in
+    pydantic-ai's ``test_openai_responses_image_generation_tool_without_image_output``)."""
+    return kind in HOSTED_SHAPES and item.keys() == {"id", "type"}
+
+
 def check_item(item: Any, path: str = "item") -> str:
     """Raise ``WireError`` unless ``item`` is a valid input item on its own; return its kind."""
     kind = _kind(item, path)
@@ -162,6 +239,8 @@ def check_item(item: Any, path: str = "item") -> str:
     if kind == "function_call_output" and not item.get("call_id"):
         _fail(f"{path}.call_id", "R2 output without call", "function_call_output needs its call_id")
     _check_id(item, kind, path)
+    if _is_stored_reference(item, kind):
+        return kind
     if kind.endswith("message"):
         _check_parts(item.get("content"), f"{path}.content", assistant=kind == "output_message")
     elif kind == "function_call_output":
@@ -198,11 +277,12 @@ def _check_reasoning_order(items: list[Any], kinds: list[str]) -> None:
         if kind != "reasoning":
             continue
         following = kinds[index + 1] if index + 1 < len(kinds) else None
-        if following not in ("output_message", "function_call") or "id" not in items[index + 1]:
+        if following not in AFTER_REASONING or "id" not in items[index + 1]:
             _fail(
                 f"input[{index}]",
                 "R3 reasoning without following item",
-                "a reasoning item must be followed by the msg_ / fc_ item it preceded, with its id",
+                "a reasoning item must be followed by the msg_ / fc_ / hosted item it preceded,"
+                " with its id",
             )
 
 
@@ -231,11 +311,11 @@ def _check_stateless(body: dict[str, Any], items: list[Any], kinds: list[str]) -
     store = body.get("store")
     if store is False:
         for index, (item, kind) in enumerate(zip(items, kinds, strict=True)):
-            if kind == "item_reference":
+            if kind == "item_reference" or _is_stored_reference(item, kind):
                 _fail(
                     f"input[{index}]",
                     "R7 unstored id",
-                    "store=false: an item_reference cannot be resolved",
+                    f"store=false: an item given by id only ({kind}) cannot be resolved",
                 )
             if kind == "reasoning" and not item.get("encrypted_content"):
                 _fail(

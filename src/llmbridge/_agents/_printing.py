@@ -7,9 +7,12 @@ from collections.abc import AsyncIterator
 from typing import IO
 
 from llmbridge._agents._context import MiddlewareContext
+from llmbridge._agents._describe import citation_label, hosted_label, media_label, reply_metadata
 from llmbridge._agents._protocols import Agent, StreamingAgent
 from llmbridge._messages import (
     UPDATE_TYPES,
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     Message,
     MessageEnvelope,
@@ -21,6 +24,7 @@ from llmbridge._messages import (
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallResultMessage,
+    VideoMessage,
     describe_result,
 )
 
@@ -42,12 +46,8 @@ def _body(message: Message) -> str:
     match message:
         case TextMessage(content=content):
             return content
-        case ImageMessage(url=url) if url is not None:
-            return f"<image {url}>"
-        case ImageMessage(file_id=file_id, file_provider=provider) if file_id is not None:
-            return f"<image {provider} file {file_id}>"
-        case ImageMessage(media_type=media_type, data=data):
-            return f"<image {media_type}, {len(data or b'')} bytes>"
+        case ImageMessage() | DocumentMessage() | AudioMessage() | VideoMessage():
+            return media_label(message)
         case MultiModalMessage(content=items):
             return "\n".join(_body(item) for item in items)
         case ToolCallMessage(tool_calls=calls, content=content):
@@ -63,10 +63,32 @@ def _body(message: Message) -> str:
             return message.get_content() or repr(message)
 
 
+def _metadata(message: Message) -> list[str]:
+    """The lines of a reply's hosted tool calls and citations."""
+    hosted, citations = reply_metadata(message)
+    lines = []
+    if hosted:
+        lines.append("hosted tool calls:")
+        for call in hosted:
+            lines.append(f"- {hosted_label(call)}")
+            if call.result is not None:
+                lines.append(f"  {'error' if call.is_error else 'result'}: {call.result}")
+    if citations:
+        lines.append("citations:")
+        lines.extend(f"- {citation_label(citation)}" for citation in citations)
+    return lines
+
+
 def format_message(message: Message) -> str:
-    """Return a readable block: a header naming the type and sender, the body, a rule."""
+    """Return a readable block: a header naming the type and sender, the body, a rule.
+
+    Media show by source (URL, provider file, or type and size), never their bytes; a
+    reply's hosted tool calls and citations follow its body.
+    """
     sender = message.from_ or "(caller)"
-    return f"{type(message).__name__} from {sender}\n{_RULE}\n{_body(message)}\n{_RULE}"
+    # A reply of hosted tools alone (Anthropic's pause_turn) has no text: no empty line.
+    body = "\n".join(line for line in (_body(message), *_metadata(message)) if line)
+    return f"{type(message).__name__} from {sender}\n{_RULE}\n{body}\n{_RULE}"
 
 
 class PrintMessageMiddleware:

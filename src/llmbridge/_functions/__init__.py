@@ -13,11 +13,13 @@ from llmbridge._functions._contracts import (
     validate_function_name,
 )
 from llmbridge._functions._middleware import FunctionCallMiddleware, RawFunction
+from llmbridge._functions._result import FunctionResult
 
 __all__ = [
     "ArgumentsError",
     "FunctionCallMiddleware",
     "FunctionContract",
+    "FunctionResult",
     "PythonFunction",
     "RawFunction",
     "combine_functions",

@@ -25,7 +25,9 @@ from llmbridge._functions._contracts import (
     PythonFunction,
     validate_function_name,
 )
+from llmbridge._functions._result import FunctionResult
 from llmbridge._messages import (
+    AudioMessage,
     DocumentMessage,
     ImageMessage,
     Message,
@@ -37,6 +39,8 @@ from llmbridge._messages import (
     ToolCallResultMessage,
     ToolResult,
     ToolResultPart,
+    VideoMessage,
+    describe_result,
 )
 
 __all__ = ["FunctionCallMiddleware", "RawFunction"]
@@ -46,7 +50,7 @@ RawFunction: TypeAlias = Callable[[str], Any]
 
 _LOGGER: Final = logging.getLogger("llmbridge")
 _DEFAULT_NAME: Final = "FunctionCallMiddleware"
-_MEDIA: Final = (ImageMessage, DocumentMessage)
+_MEDIA: Final = (ImageMessage, DocumentMessage, AudioMessage, VideoMessage)
 _CUT_OFF: Final = (
     "Not run: the reply was cut off (finish reason 'length') while its tool calls were being "
     "written, so the arguments may be incomplete. Allow more output tokens and ask again."
@@ -82,16 +86,19 @@ class FunctionCallMiddleware:
 
     Streaming takes the same steps: updates pass through live, the stream's final
     ``ToolCallMessage`` is replaced by the aggregate. Results are copies of the calls (ids
-    kept, call order kept) with ``result`` set; an ``ImageMessage``, a ``DocumentMessage`` or
-    a list mixing them with strings becomes a parts result (strings as text parts); other
-    non-string values are JSON-serialized (pydantic models, dataclasses, lists, dicts ...).
-    Every call gets a result: an unknown function (the available ones are listed), invalid
-    JSON, arguments that fail validation, a raised exception, an unserializable value or a
-    list mixing media with other values give ``is_error=True`` and a text naming the
-    problem. No call of a message whose ``finish_reason`` is ``"length"`` is run (it was cut
-    off, so any call may be truncated): each gets such an error result. Failures are logged
-    on the ``llmbridge`` logger: the model's mistakes (unknown function, bad arguments) at
-    INFO, a tool's own failures (and cut-off calls) at WARNING.
+    kept, call order kept) with ``result`` set; an ``ImageMessage``, ``DocumentMessage``,
+    ``AudioMessage`` or ``VideoMessage``, or a list mixing them with strings, becomes a parts
+    result (strings as text parts); a dict a structured result; other non-string values are
+    JSON-serialized (pydantic models, dataclasses, lists ...). A ``FunctionResult`` answers
+    its call with exactly its ``result``, ``is_error`` and ``provider_data`` (an error result
+    without raising, logged at INFO). Every call gets a result: an unknown function (the
+    available ones are listed), invalid JSON, arguments that fail validation, a raised
+    exception, an unserializable value or a list mixing media with other values give
+    ``is_error=True`` and a text naming the problem. No call of a message whose
+    ``finish_reason`` is ``"length"`` is run (it was cut off, so any call may be truncated):
+    each gets such an error result. Failures are logged on the ``llmbridge`` logger: the
+    model's mistakes (unknown function, bad arguments) at INFO, a tool's own failures (and
+    cut-off calls) at WARNING.
     Result messages are sent ``from_`` the agent's name. Sync functions run in worker threads.
 
     Raises ``ValueError`` for invalid or duplicate function names (a name given both as a
@@ -193,6 +200,8 @@ class FunctionCallMiddleware:
             value = await _call(runner.fn, args, kwargs)
         except Exception as exc:  # a tool's failure becomes its result, for the model to see
             return _failed(call, f"Function {name!r} raised {type(exc).__name__}: {exc}", exc)
+        if isinstance(value, FunctionResult):
+            return _reported(call, value)
         try:
             return dataclasses.replace(call, result=_as_result(value), is_error=False)
         except pydantic_core.PydanticSerializationError as exc:
@@ -213,11 +222,12 @@ def _as_result(value: Any) -> ToolResult:
     """A function's return value as a result: text, parts (media), a structured result, or
     JSON text.
 
-    An ``ImageMessage`` or ``DocumentMessage``, or a list (or tuple) holding at least one of
-    them, becomes a parts result (strings in the list become text parts). A dict (any mapping)
-    becomes a structured result, its values made JSON-compatible as JSON text would hold them
-    (a date as its ISO text, a key as text). Raises ``TypeError`` for such a list with other
-    items and ``PydanticSerializationError`` for a value JSON cannot hold.
+    An ``ImageMessage``, ``DocumentMessage``, ``AudioMessage`` or ``VideoMessage``, or a list
+    (or tuple) holding at least one of them, becomes a parts result (strings in the list
+    become text parts). A dict (any mapping) becomes a structured result, its values made
+    JSON-compatible as JSON text would hold them (a date as its ISO text, a key as text).
+    Raises ``TypeError`` for such a list with other items and ``PydanticSerializationError``
+    for a value JSON cannot hold.
     """
     if isinstance(value, str):
         return value
@@ -234,12 +244,21 @@ def _as_result(value: Any) -> ToolResult:
 def _result_part(item: object, position: int) -> ToolResultPart:
     if isinstance(item, str):
         return TextMessage(Role.TOOL, item)
-    if isinstance(item, TextMessage | ImageMessage | DocumentMessage):
+    if isinstance(item, TextMessage | ImageMessage | DocumentMessage | AudioMessage | VideoMessage):
         return item
     raise TypeError(
-        f"item {position} of the returned list is a {type(item).__name__}; a list with images "
-        "or documents may hold only them and strings"
+        f"item {position} of the returned list is a {type(item).__name__}; a list with images, "
+        "documents, audio or video may hold only them and strings"
     )
+
+
+def _reported(call: ToolCall, reported: FunctionResult) -> ToolCall:
+    """``call`` answered with the function's own ``FunctionResult``: an error it reports is
+    the function's answer, not a failure, so it is logged at INFO."""
+    if reported.is_error:
+        who = call.tool_call_id or call.function_name
+        _LOGGER.info("tool call %s reported an error: %s", who, describe_result(reported.result))
+    return reported.answer(call)
 
 
 async def _call(fn: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:

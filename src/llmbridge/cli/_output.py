@@ -6,7 +6,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Final
 
+from llmbridge._agents._describe import citation_label, hosted_label, media_label, reply_metadata
 from llmbridge._messages import (
+    AudioMessage,
+    DocumentMessage,
     ImageMessage,
     Message,
     MultiModalMessage,
@@ -18,6 +21,7 @@ from llmbridge._messages import (
     ToolCallMessage,
     ToolCallMessageUpdate,
     ToolCallResultMessage,
+    VideoMessage,
     describe_result,
 )
 
@@ -47,12 +51,8 @@ def _body(message: Message) -> str:
     match message:
         case TextMessage(content=content):
             return json.dumps(content, ensure_ascii=False)
-        case ImageMessage(url=url) if url is not None:
-            return f"<image {url}>"
-        case ImageMessage(file_id=file_id, file_provider=provider) if file_id is not None:
-            return f"<image {provider} file {file_id}>"
-        case ImageMessage(media_type=media_type, data=data):
-            return f"<image {media_type}, {len(data or b'')} bytes>"
+        case ImageMessage() | DocumentMessage() | AudioMessage() | VideoMessage():
+            return media_label(message)
         case MultiModalMessage(content=items):
             return " + ".join(_body(item) for item in items)
         case ToolCallMessage(tool_calls=calls) | ToolCallResultMessage(tool_calls=calls):
@@ -63,9 +63,22 @@ def _body(message: Message) -> str:
             return repr(message.get_content())
 
 
+def _metadata(message: Message) -> str:
+    hosted, citations = reply_metadata(message)
+    parts = []
+    for call in hosted:
+        part = f"hosted {hosted_label(call)}"
+        if call.result is not None:
+            part += f" -> {'error: ' if call.is_error else ''}{call.result}"
+        parts.append(part)
+    parts.extend(f"cites {citation_label(citation)}" for citation in citations)
+    return "".join(f"; {part}" for part in parts)
+
+
 def describe(message: Message) -> str:
-    """One line: the type, role and sender, then the content (images by type and size)."""
-    return f"{_header(message)}: {_body(message)}"
+    """One line: the type, role and sender, then the content (media by source, or type and
+    size), then a reply's hosted tool calls and citations."""
+    return f"{_header(message)}: {_body(message)}{_metadata(message)}"
 
 
 def _compact(value: Any) -> str:

@@ -61,6 +61,13 @@ from llmbridge.kit._checks import (
 from llmbridge.kit._connector import MessageConnector
 from llmbridge.kit._conversation import PreparedConversation, prepare_conversation
 from llmbridge.kit._dispatch import MessageDispatcher
+from llmbridge.kit._endpoints import (
+    ENDPOINT_FIELD,
+    endpoint_of,
+    host_endpoint,
+    same_endpoint,
+    with_endpoint,
+)
 from llmbridge.kit._hosted import own_hosted_tools
 from llmbridge.kit._importing import TurnImporter, Unmapped
 from llmbridge.kit._names import NAME_PATTERN, sanitize_identifier, shorten_identifier
@@ -99,6 +106,7 @@ from llmbridge.kit._turns import RawTurn, RawTurnHook, generic_raw_turn
 __all__ = [
     "BUILTIN_PROVIDERS",
     "CUT_ARGUMENTS_SHOWN",
+    "ENDPOINT_FIELD",
     "GOOGLE_FILE_URI",
     "NAME_PATTERN",
     "STRICT_KEYWORDS",
@@ -149,8 +157,10 @@ __all__ = [
     "combine_functions",
     "create_keywords",
     "document_text",
+    "endpoint_of",
     "fetchable_url",
     "generic_raw_turn",
+    "host_endpoint",
     "layer_create_settings",
     "load_provider",
     "log_notes",
@@ -169,6 +179,7 @@ __all__ = [
     "reply_settings",
     "result_text",
     "retry_after_seconds",
+    "same_endpoint",
     "sanitize_identifier",
     "shorten_identifier",
     "speaker",
@@ -181,4 +192,5 @@ __all__ = [
     "unsupported_envelope",
     "unsupported_media_url",
     "unsupported_medium",
+    "with_endpoint",
 ]

@@ -80,8 +80,8 @@ class OpenAIChatRequestMessageConnector(MessageConnector):
         return from_openai(reply, agent_name=agent_name, strict_mode=self.strict_mode)
 
     def new_stream_aggregator(self, agent_name: str) -> OpenAIStreamAggregator:
-        """A fresh ``OpenAIStreamAggregator``."""
-        return OpenAIStreamAggregator(agent_name)
+        """A fresh ``OpenAIStreamAggregator`` in this connector's mode."""
+        return OpenAIStreamAggregator(agent_name, strict_mode=self.strict_mode)
 
     def is_stream_item(self, item: object) -> bool:
         """Whether ``item`` is a ``ChatCompletionChunk``."""

@@ -66,6 +66,8 @@ def _convert_text(conv: Converter, message: TextMessage, index: int) -> None:
         check_text(content, index=index, field="content")
     if message.reasoning:
         conv.omit_reasoning(index)
+    if message.hosted_tools:
+        conv.omit_hosted_tools(message, index)
     sender = message.from_
     role = message.role
     if role == _SYSTEM:
@@ -154,6 +156,8 @@ def _emit_tool_calls(conv: Converter, message: ToolCallMessage, index: int) -> N
         )
     if message.reasoning:
         conv.omit_reasoning(index)
+    if message.hosted_tools:
+        conv.omit_hosted_tools(message, index)
     content = message.content
     if content and not content.isascii():
         check_text(content, index=index, field="content")
@@ -259,6 +263,8 @@ def _convert_aggregate(conv: Converter, message: ToolCallAggregateMessage, index
         _emit_results(conv, message.tool_call_result_message, index)
         return
     assert message.from_ is not None  # _is_own covers None
+    if message.tool_call_message.hosted_tools:
+        conv.omit_hosted_tools(message.tool_call_message, index)
     name = conv.name(message.from_, index)
     for position, call in enumerate(message.tool_call_result_message.tool_calls):
         if call.result is None:

@@ -23,6 +23,8 @@ from llmbridge import (
     AudioMessage,
     DocumentMessage,
     ImageMessage,
+    TextMessage,
+    ToolCallMessage,
     UnsupportedMessageError,
     VideoMessage,
 )
@@ -32,6 +34,7 @@ from llmbridge.kit import (
     NoteRecorder,
     check_image,
     check_text,
+    own_hosted_tools,
     sanitize_identifier,
     unsupported_media_url,
     unsupported_medium,
@@ -41,7 +44,9 @@ from llmbridge.openai._media import MAX_DOCUMENT_BYTES, MediaBatch, audio_part, 
 __all__ = ["Converter", "user_message"]
 
 _PROVIDER: Final = "OpenAI"
-_REASONING_OMITTED: Final = "reasoning is not sent to OpenAI Chat Completions"
+_TITLE: Final = "OpenAI Chat Completions"
+_TAG: Final = "openai"
+_REASONING_OMITTED: Final = f"reasoning is not sent to {_TITLE}"
 
 
 class Converter:
@@ -179,6 +184,25 @@ class Converter:
     def omit_reasoning(self, index: int) -> None:
         """Note that the reasoning of message ``index`` is not sent."""
         self.recorder.record(index, "omitted", _REASONING_OMITTED)
+
+    def omit_hosted_tools(self, message: TextMessage | ToolCallMessage, index: int) -> None:
+        """Note that the hosted tool calls of message ``index`` are not sent (API.md 19.5).
+
+        Chat Completions has no item for a tool the provider ran, so none is ever sent, not
+        even one tagged ``"openai"``: those of other providers get the kit's note, those
+        tagged ``"openai"`` one more saying so. Never raises; the visible text is unchanged.
+        """
+        own = own_hosted_tools(
+            message, index, provider=_TAG, provider_title=_TITLE, recorder=self.recorder
+        )
+        if own:
+            names = ", ".join(call.name for call in own)
+            self.recorder.record(
+                index,
+                "omitted",
+                f"hosted tool calls of {_TAG} ({names}) are not sent to {_TITLE}: its "
+                "messages have no place for tools the provider ran",
+            )
 
 
 def user_message(

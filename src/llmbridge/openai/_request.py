@@ -98,6 +98,8 @@ def to_openai(
     ``system``, ``developer``, ``user``, ``assistant``, ``tool``, ``function`` (else they are not
     supported). A call of a reply cut off at the token limit whose arguments are no JSON object
     is sent with ``"{}"``, its cut text after the result answering it (a ``"repaired"`` note).
+    A reply's citations are never sent (Chat messages have no annotations; no note) and nor
+    are its hosted tool calls, of any provider (an ``"omitted"`` note, never raising).
     ``scans`` (a ``kit.ScanCache``; a connector passes its own) keeps the pairing scan, so the
     same history sent again with more after it is scanned only past what was scanned before.
 

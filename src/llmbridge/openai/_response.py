@@ -30,7 +30,8 @@ from llmbridge import (
     UnsupportedMessageError,
     Usage,
 )
-from llmbridge.kit import ReplyParts, build_reply
+from llmbridge.kit import NoteRecorder, ReplyParts, build_reply, log_notes
+from llmbridge.openai._citations import annotation_dicts, cited_reply
 from llmbridge.openai._errors import PROVIDER
 
 __all__ = [
@@ -139,6 +140,7 @@ def _only_choice(completion: ChatCompletion) -> Choice:
     _expect(message.content, _TEXT_OR_NONE, "choices[0].message.content", completion)
     _expect(message.refusal, _TEXT_OR_NONE, "choices[0].message.refusal", completion)
     _expect(message.tool_calls, (list, type(None)), "choices[0].message.tool_calls", completion)
+    _expect(message.annotations, (list, type(None)), "choices[0].message.annotations", completion)
     return choice
 
 
@@ -193,8 +195,10 @@ def from_openai(
 
     Rules: a content filter, a refusal, more than one choice or an empty reply raise; tool calls
     become a ``ToolCallMessage``, text a ``TextMessage``. The reply's ``from_`` is ``agent_name``;
-    it carries usage, finish reason, reasoning (from OpenAI-compatible servers) and the completion
-    as ``raw``. Anything that is not a completion comes back unchanged (lenient) or raises
+    it carries usage, finish reason, reasoning (from OpenAI-compatible servers), the citations
+    of ``message.annotations`` (``url_citation``; another type or a span outside the text is
+    dropped with a logged note, strict: raised, see ``read_citations``) and the completion as
+    ``raw``. Anything that is not a completion comes back unchanged (lenient) or raises
     ``UnsupportedMessageError`` (strict). Raises ``ProviderResponseError`` for more or fewer than
     one choice, for non-function tool calls and for a completion whose fields are not what a
     chat completion holds (the SDK does not validate bodies: ``{"choices": null}`` arrives as a
@@ -220,7 +224,13 @@ def from_openai(
         usage=usage_from_openai(_checked_usage(inner)),
         finish_reason=choice.finish_reason,
     )
-    return build_reply(parts, agent_name=agent_name, raw=inner)
+    reply = build_reply(parts, agent_name=agent_name, raw=inner)
+    if not message.annotations:
+        return reply
+    recorder = NoteRecorder(strict_mode=strict_mode)
+    reply = cited_reply(reply, annotation_dicts(message.annotations), recorder)
+    log_notes(recorder.notes, source="from_openai")
+    return reply
 
 
 def describe_reply(value: object) -> str:

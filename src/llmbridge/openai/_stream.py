@@ -6,6 +6,8 @@ carries; call ``finish`` for the complete reply, built by the same rules as ``fr
 
 from __future__ import annotations
 
+from typing import Any
+
 from openai.types.chat import ChatCompletionChunk
 
 from llmbridge import (
@@ -17,7 +19,15 @@ from llmbridge import (
     TextMessageUpdate,
     Usage,
 )
-from llmbridge.kit import ReplyParts, ToolCallAccumulator, build_reply, partial_reply
+from llmbridge.kit import (
+    NoteRecorder,
+    ReplyParts,
+    ToolCallAccumulator,
+    build_reply,
+    log_notes,
+    partial_reply,
+)
+from llmbridge.openai._citations import annotation_dicts, cited_reply
 from llmbridge.openai._errors import PROVIDER
 from llmbridge.openai._response import reasoning_text, reply_parts, usage_from_openai
 
@@ -29,7 +39,10 @@ class OpenAIStreamAggregator:
 
     ``add(chunk)`` returns, in order, a ``ReasoningMessageUpdate`` per reasoning delta (from
     OpenAI-compatible servers), a ``TextMessageUpdate`` per text delta and a
-    ``ToolCallMessageUpdate`` per tool-call delta. Tool-call deltas are joined by their
+    ``ToolCallMessageUpdate`` per tool-call delta. The ``annotations`` of the deltas (a key the
+    SDK does not declare) are gathered in order and become the reply's citations at the end,
+    as ``from_openai`` reads ``message.annotations`` (their offsets count in the whole text;
+    ``strict_mode`` as there). Tool-call deltas are joined by their
     ``index`` only, so interleaved parallel calls and ids or names repeated in every delta work;
     a usage chunk with no choices is fine, and so are chunks with ``choices: null`` (some
     OpenAI-compatible servers) or a choice with ``delta: null`` (Azure's content filter): they
@@ -41,10 +54,12 @@ class OpenAIStreamAggregator:
     ends its iteration alike on ``[DONE]`` and on a body that closed without it, so a reply
     without its finish reason cannot be told from a cut one. ``partial`` is what arrived so far.
 
-    Raises ``ProviderResponseError`` from ``add`` for a chunk of a second choice (n > 1).
+    Raises ``ProviderResponseError`` from ``add`` for a chunk of a second choice (n > 1) and
+    for ``annotations`` that are not a list.
     """
 
     __slots__ = (
+        "_annotations",
         "_calls",
         "_chunks",
         "_finish_reason",
@@ -53,10 +68,13 @@ class OpenAIStreamAggregator:
         "_text",
         "_usage",
         "agent_name",
+        "strict_mode",
     )
 
-    def __init__(self, agent_name: str) -> None:
+    def __init__(self, agent_name: str, *, strict_mode: bool = False) -> None:
         self.agent_name = agent_name
+        self.strict_mode = strict_mode
+        self._annotations: list[Any] = []
         self._text: list[str] = []
         self._reasoning: list[str] = []
         self._refusal: list[str] = []
@@ -96,6 +114,9 @@ class OpenAIStreamAggregator:
                 updates.append(TextMessageUpdate(Role.ASSISTANT, delta.content, agent))
             if delta.refusal:
                 self._refusal.append(delta.refusal)
+            annotations = getattr(delta, "annotations", None)  # undeclared: in model_extra
+            if annotations is not None:
+                self._add_annotations(annotations)
             for call in delta.tool_calls or ():
                 function = call.function
                 updates.append(
@@ -108,6 +129,15 @@ class OpenAIStreamAggregator:
                     )
                 )
         return updates
+
+    def _add_annotations(self, annotations: object) -> None:
+        if not isinstance(annotations, list):
+            raise ProviderResponseError(
+                "the stream is not an OpenAI chat completion stream: a delta's annotations "
+                f"are of type {type(annotations).__name__}, not a list",
+                response=tuple(self._chunks),
+            )
+        self._annotations += annotation_dicts(annotations)
 
     def _parts(self) -> ReplyParts:
         return reply_parts(
@@ -123,9 +153,11 @@ class OpenAIStreamAggregator:
     def partial(self) -> Message | None:
         """The reply assembled so far, or ``None`` when no text, reasoning or tool call arrived.
 
-        Never raises: a refusal or content filter seen so far does not stop it.
+        Never raises: a refusal or content filter seen so far does not stop it. It carries the
+        citations whose span the text has reached.
         """
-        return partial_reply(self._parts(), agent_name=self.agent_name, raw=tuple(self._chunks))
+        partial = partial_reply(self._parts(), agent_name=self.agent_name, raw=tuple(self._chunks))
+        return None if partial is None else cited_reply(partial, self._annotations, None)
 
     def finish(self) -> Message:
         """Return the complete reply; ``raw`` is the tuple of chunks received.
@@ -141,4 +173,10 @@ class OpenAIStreamAggregator:
                 retryable=True,
                 partial=self.partial,
             )
-        return build_reply(self._parts(), agent_name=self.agent_name, raw=tuple(self._chunks))
+        reply = build_reply(self._parts(), agent_name=self.agent_name, raw=tuple(self._chunks))
+        if not self._annotations:
+            return reply
+        recorder = NoteRecorder(strict_mode=self.strict_mode)
+        reply = cited_reply(reply, self._annotations, recorder)
+        log_notes(recorder.notes, source="OpenAIStreamAggregator")
+        return reply
