@@ -178,26 +178,6 @@ def state(**entry: Any) -> dict[str, Any]:
     return {TAG: entry}
 
 
-def check_body(body: dict[str, Any]) -> None:
-    """``wire.check_request_body``, where a reasoning item right before a hosted tool item is
-    taken as the API takes it (recorded traffic: tests/reliability/recorded_defects.py): the
-    validator's R3 knows only msg_ / fc_ followers, so the body is checked without those
-    reasoning items."""
-    items = body.get("input")
-    if isinstance(items, list):
-        kept = [
-            item
-            for position, item in enumerate(items)
-            if not (
-                item.get("type") == "reasoning"
-                and position + 1 < len(items)
-                and items[position + 1].get("type") in HOSTED_TYPES
-            )
-        ]
-        body = {**body, "input": kept}
-    wire.check_request_body(body)
-
-
 HOSTED_TYPES = frozenset(
     item["type"]
     for item in (
@@ -227,7 +207,7 @@ def bodies(route: respx.Route) -> list[dict[str, Any]]:
     """Every body the SDK sent on ``route``, each checked."""
     sent = [json.loads(call.request.content) for call in route.calls]
     for body in sent:
-        check_body(body)
+        wire.check_request_body(body)
     return sent
 
 

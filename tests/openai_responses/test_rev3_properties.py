@@ -25,6 +25,7 @@ from llmbridge.openai import (
     to_openai_responses,
 )
 from llmbridge.testing import openai_response, openai_response_events, openai_response_function_call
+from tests.openai_responses import wire
 from tests.openai_responses.rev3 import (
     AGENT,
     CODE_INTERPRETER,
@@ -35,7 +36,6 @@ from tests.openai_responses.rev3 import (
     USER,
     WEB_SEARCH,
     aggregate,
-    check_body,
     reasoning,
     text_message,
 )
@@ -89,7 +89,8 @@ def output_items(draw: st.DrawFn) -> list[dict[str, Any]]:
             phase = draw(st.sampled_from([None, "commentary", "final_answer"]))
             items.append(text_message(*parts, item_id=f"msg_{position}", phase=phase))
         elif kind == "hosted":
-            items.append({**draw(st.sampled_from(HOSTED_SAMPLES)), "id": f"h_{position}"})
+            sample = draw(st.sampled_from(HOSTED_SAMPLES))
+            items.append({**sample, "id": f"{sample['id']}_{position}"})
         else:
             items.append(openai_response_function_call("f", call_id=f"call_{position}"))
     return items
@@ -131,7 +132,7 @@ def test_the_request_a_reply_makes_imports_back_exactly(items: list[dict[str, An
     except EmptyResponseError:
         return
     payload = to_openai_responses(request_for(reply), agent_name=AGENT).input
-    check_body(
+    wire.check_request_body(
         {"model": "m", "input": payload, "store": False, "include": ["reasoning.encrypted_content"]}
     )
     before = copy.deepcopy(payload)
