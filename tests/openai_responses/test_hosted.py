@@ -12,6 +12,7 @@ from openai.types.responses import Response
 
 from llmbridge import (
     EmptyResponseError,
+    FunctionCallMiddleware,
     HostedToolCall,
     MessageEnvelope,
     Role,
@@ -46,6 +47,8 @@ from tests.openai_responses.rev3 import (
     WEB_SEARCH,
     aggregate,
     as_sent,
+    bodies,
+    connected,
     reasoning,
     reply_of,
     sent_input,
@@ -222,6 +225,30 @@ async def test_hosted_items_before_a_function_call_go_back_before_it() -> None:
     call = {"type": "function_call", "id": "fc_call_test", "call_id": "call_test"}
     assert sent[1:-1] == [*items[:3], {**call, "name": "f", "arguments": "{}"}]
     assert sent[-1] == {"type": "function_call_output", "call_id": "call_test", "output": "ok"}
+
+
+def lookup(city: str) -> str:
+    """Look a city up."""
+    return f"{city}: found"
+
+
+async def test_a_function_loop_sends_the_hosted_items_back_before_its_call() -> None:
+    call = openai_response_function_call("lookup", '{"city": "Oslo"}')
+    items = [reasoning("rs_1"), WEB_SEARCH, reasoning("rs_2"), call]
+    agent, route = connected(openai_response(items), openai_response("Oslo is found."))
+    looped = agent.register_middleware(FunctionCallMiddleware([lookup]))
+
+    aggregate = await looped.generate_reply([USER])
+    await looped.generate_reply([USER, aggregate])
+
+    sent = bodies(route)[1]["input"]
+    assert sent[1:4] == items[:3]
+    assert sent[4]["id"] == "fc_call_test"
+    assert sent[5] == {
+        "type": "function_call_output",
+        "call_id": "call_test",
+        "output": "Oslo: found",
+    }
 
 
 @MODES
