@@ -320,13 +320,20 @@ async def test_a_failed_response_error_quotes_the_api_code_and_message() -> None
         from_openai_responses(response, agent_name=AGENT)
 
 
-HOSTED = {"id": "ws_1", "type": "web_search_call", "status": "completed", "action": None}
+# An item with no neutral form (hosted tools have one since API.md 19.5).
+UNMAPPED = {
+    "id": "lsh_1",
+    "type": "local_shell_call",
+    "call_id": "call_sh",
+    "status": "completed",
+    "action": {"type": "exec", "command": ["ls"], "env": {}},
+}
 
 
 async def test_an_item_with_no_neutral_form_is_dropped_with_a_logged_note(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    response = await fetched(openai_response([HOSTED, openai_response_message("Found.")]))
+    response = await fetched(openai_response([UNMAPPED, openai_response_message("Found.")]))
 
     with caplog.at_level(logging.WARNING, logger="llmbridge"):
         reply = from_openai_responses(response, agent_name=AGENT)
@@ -339,13 +346,13 @@ async def test_an_item_with_no_neutral_form_is_dropped_with_a_logged_note(
         finish_reason="stop",
         provider_data=data(id="msg_test"),
     )
-    assert "output[0] is a 'web_search_call' item" in caplog.text
+    assert "output[0] is a 'local_shell_call' item" in caplog.text
 
 
 async def test_an_item_with_no_neutral_form_raises_in_strict_mode() -> None:
-    response = await fetched(openai_response([HOSTED, openai_response_message("Found.")]))
+    response = await fetched(openai_response([UNMAPPED, openai_response_message("Found.")]))
 
-    with pytest.raises(UnsupportedMessageError, match="web_search_call"):
+    with pytest.raises(UnsupportedMessageError, match="local_shell_call"):
         from_openai_responses(response, agent_name=AGENT, strict_mode=True)
 
 

@@ -9,9 +9,6 @@ from dataclasses import dataclass
 _G = "gemini/"
 _MATRIX = "test_multimodal_tool_return_matrix"
 _VIDEO = "video (inline or file_data): API.md 19.2 (VideoMessage) is not implemented yet"
-_HOSTED = (
-    "hosted tool items (and the reasoning item before them): API.md 19.5 is not implemented yet"
-)
 _STORED = "answers a call made in a stored response (previous_response_id / conversation)"
 
 # Cases whose lenient import keeps an envelope on purpose: case id -> why.
@@ -31,12 +28,6 @@ ENVELOPES: dict[str, str] = {
     f"{_G}{_MATRIX}[direct-uploaded_file-audio-google_2_5]#1": (
         "audio by Files API URI: AudioMessage takes bytes only until API.md 19.1"
     ),
-    "openai-responses/test_openai_responses_code_execution_return_image#1": _HOSTED,
-    "openai-responses/test_openai_responses_image_generation_tool_without_image_output#1": (
-        _HOSTED
-    ),
-    "openai-responses/test_openai_responses_model_mcp_server_tool#1": _HOSTED,
-    "openai-responses/test_openai_responses_model_web_search_tool_stream#1": _HOSTED,
     "openai-responses/test_openai_responses_compact_stateful_mode#3": (
         "a compaction item: not in the contract"
     ),

@@ -19,7 +19,6 @@ from llmbridge import (
     Message,
     MessageEnvelope,
     MultiModalMessage,
-    Reasoning,
     Role,
     TextMessage,
     ToolCallAggregateMessage,
@@ -34,6 +33,7 @@ from llmbridge.kit import (
     text_or_parts,
 )
 from llmbridge.openai._responses._calls import CallBuilder
+from llmbridge.openai._responses._hosted import hosted_entries
 from llmbridge.openai._responses._items import (
     PROVIDER,
     Entry,
@@ -167,10 +167,19 @@ class Converter(CallBuilder):
                 field="from_",
             )
 
-    def _turn(self, entries: list[Entry], reasoning: Sequence[Reasoning], index: int) -> None:
+    def _turn(
+        self,
+        entries: list[Entry],
+        message: TextMessage | ToolCallMessage,
+        index: int,
+    ) -> None:
+        reasoning = message.reasoning
+        hosted = (
+            hosted_entries(message, self.ids, self.recorder, index) if message.hosted_tools else []
+        )
         items, omitted = (
-            place_reasoning(entries, reasoning)
-            if reasoning
+            place_reasoning(entries, reasoning, hosted)
+            if reasoning or hosted
             else (
                 [entry.item for entry in entries],
                 [],
@@ -209,6 +218,8 @@ class Converter(CallBuilder):
         # Most text is ASCII with something in it: nothing to check, no call to ``_text``.
         if content.isascii() and content and not content.isspace():
             text: str | None = content
+        elif not content and message.hosted_tools:
+            text = None  # a reply of hosted tools only: no text to leave out
         else:
             text = self._text(content, index, "content")
         sender, role = message.from_, message.role
@@ -233,14 +244,17 @@ class Converter(CallBuilder):
         else:
             turn = "assistant" if sender == self.agent_name else "user"
         if turn == "assistant":
-            if message.reasoning:
-                entries = self.ids.assistant_entries(text, own_data(message.provider_data), index)
-                self._turn(entries, message.reasoning, index)
+            if message.reasoning or message.hosted_tools or message.citations:
+                data = own_data(message.provider_data)
+                entries = self.ids.assistant_entries(text, data, index, message.citations)
+                self._turn(entries, message, index)
             elif text is not None:
                 self._assistant_text(text, message.provider_data, index)
             return
         if message.reasoning:
             self.recorder.record(index, "omitted", "reasoning is not sent in a user item")
+        if message.hosted_tools:
+            self.recorder.record(index, "omitted", "hosted tool calls are not sent in a user item")
         if text is None:
             return
         if sender is None:
@@ -294,7 +308,7 @@ class Converter(CallBuilder):
         text = None
         if message.content:
             text = self._text(message.content, index, "content")
-        if not message.reasoning:
+        if not (message.reasoning or message.hosted_tools or message.citations):
             # Nothing to place: the items go straight out, no turn entries are built.
             if text is not None:
                 self._assistant_text(text, message.provider_data, index)
@@ -302,10 +316,11 @@ class Converter(CallBuilder):
             self.items += calls
             self.indices += [index] * len(calls)
             return
-        entries = self.ids.assistant_entries(text, own_data(message.provider_data), index)
+        data = own_data(message.provider_data)
+        entries = self.ids.assistant_entries(text, data, index, message.citations)
         calls = self._call_items(message.tool_calls, index)
         entries += [Entry(item, item.get("id")) for item in calls]
-        self._turn(entries, message.reasoning, index)
+        self._turn(entries, message, index)
 
     def aggregate(self, message: ToolCallAggregateMessage, index: int) -> None:
         """Self or no sender: the call items then the output items; another agent: one user

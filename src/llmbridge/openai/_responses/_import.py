@@ -2,8 +2,10 @@
 
 The inverse of ``to_openai_responses`` for every input it produces:
 ``to_openai_responses(from_openai_responses_input(p), agent_name=...).input == p``. A run of
-assistant-side items (reasoning, assistant messages, function calls) becomes one neutral turn,
-with the item ids, phases and reasoning placement in ``provider_data["openai-responses"]``.
+assistant-side items (reasoning, assistant messages, function calls, hosted tool items)
+becomes one neutral turn, with the item ids, phases and reasoning placement in
+``provider_data["openai-responses"]``, the annotations of output messages as ``citations`` and
+the hosted tool items (kept exactly, with their position in the turn) as ``hosted_tools``.
 Items are read only in the exact forms ``to_openai_responses`` writes; any other item is kept
 as a ``MessageEnvelope`` (strict mode: ``InvalidMessageError``). The input is not mutated.
 """
@@ -11,10 +13,12 @@ as a ``MessageEnvelope`` (strict mode: ``InvalidMessageError``). The input is no
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from llmbridge import (
+    Citation,
+    HostedToolCall,
     InvalidMessageError,
     Message,
     MessageEnvelope,
@@ -26,6 +30,9 @@ from llmbridge import (
     ToolCallResultMessage,
 )
 from llmbridge.kit import Unmapped
+from llmbridge.openai._responses._annotations import citation
+from llmbridge.openai._responses._hosted import HOSTED_ITEMS, hosted_call
+from llmbridge.openai._responses._import_checks import problem
 from llmbridge.openai._responses._input_parts import part_message, reasoning_of, user_parts
 from llmbridge.openai._responses._items import CALL_CONTEXT, PROVIDER
 from llmbridge.openai._responses._replayed import replayed_form
@@ -33,172 +40,29 @@ from llmbridge.openai._responses._replayed import replayed_form
 __all__ = ["from_openai_responses_input"]
 
 _TEXT_ROLES: Final = {"system": Role.SYSTEM, "user": Role.USER}
-# The keys of each item form to_openai_responses writes (anything else is kept as it is).
-_PLAIN_ASSISTANT: Final = frozenset({"role", "content", "phase"})
-_OUTPUT_MESSAGE: Final = frozenset({"type", "role", "id", "status", "content", "phase"})
-_FUNCTION_CALL: Final = frozenset({"type", "id", "call_id", "name", "arguments", *CALL_CONTEXT})
-_OUTPUT: Final = frozenset({"type", "call_id", "output"})
-_REASONING: Final = frozenset({"type", "id", "summary", "encrypted_content"})
-
-
-def _extra_key(item: Mapping[str, Any], keys: frozenset[str], what: str) -> Unmapped | None:
-    extra = sorted(str(key) for key in set(item) - keys)
-    if extra:
-        return Unmapped(extra[0], f"a {what} with key {extra[0]!r} is not one llmbridge writes")
-    return None
-
-
-def _not_text(
-    item: Mapping[str, Any], *keys: str, optional: tuple[str, ...] = ()
-) -> Unmapped | None:
-    for key in (*keys, *optional):
-        if (key in keys or key in item) and not isinstance(item.get(key), str):
-            return Unmapped(key, f"{key} must be a string")
-    return None
-
-
-def _is_text_part(part: object, kind: str) -> bool:
-    return (
-        isinstance(part, Mapping)
-        and set(part) == {"type", "text"}
-        and part["type"] == kind
-        and isinstance(part["text"], str)
-    )
-
-
-# The part forms to_openai_responses writes, by type: the keys each may have.
-_FILE_FORMS: Final = (
-    frozenset({"type", "filename", "file_data"}),
-    frozenset({"type", "file_url"}),
-    frozenset({"type", "file_id"}),
-)
-
-
-def _media_problem(part: Mapping[str, Any], *, in_output: bool) -> bool:
-    """Whether an image or file part is not in a form llmbridge writes (in tool outputs files
-    carry ``detail: "auto"``)."""
-    kind, keys = part.get("type"), set(part)
-    if kind == "input_image":
-        source = keys & {"image_url", "file_id"}
-        return (
-            bool(keys - {"type", "image_url", "file_id", "detail"})
-            or len(source) != 1
-            or not all(isinstance(part[key], str) for key in source)
-        )
-    if kind != "input_file":
-        return True
-    if in_output:
-        # llmbridge writes "detail": "auto" on files in tool outputs; other clients omit it.
-        if part.get("detail", "auto") != "auto":
-            return True
-        keys.discard("detail")
-    return keys not in _FILE_FORMS or not all(
-        isinstance(part[key], str) for key in keys if key != "type"
-    )
-
-
-def _parts_problem(content: object, field: str, *, in_output: bool) -> Unmapped | None:
-    if not isinstance(content, list) or not content:
-        return Unmapped(field, f"{field} is a string or a non-empty list of parts")
-    for position, part in enumerate(content):
-        if _is_text_part(part, "input_text"):
-            continue
-        if not isinstance(part, Mapping) or _media_problem(part, in_output=in_output):
-            kind = part.get("type") if isinstance(part, Mapping) else None
-            return Unmapped(f"{field}[{position}]", f"unknown part {kind!r}")
-    return None
-
-
-def _user_problem(content: object) -> Unmapped | None:
-    return _parts_problem(content, "content", in_output=False)
-
-
-def _output_message_problem(item: Mapping[str, Any]) -> Unmapped | None:
-    content = item.get("content")
-    part = content[0] if isinstance(content, list) and len(content) == 1 else None
-    if (
-        item.get("status") != "completed"
-        or not isinstance(part, Mapping)
-        or set(part) != {"type", "text", "annotations"}
-        or part["type"] != "output_text"
-        or part["annotations"] != []
-        or not isinstance(part["text"], str)
-    ):
-        return Unmapped("content", "an output message is one output_text part, completed")
-    return _not_text(item, "id", optional=("phase",))
-
-
-def _reasoning_problem(item: Mapping[str, Any]) -> Unmapped | None:
-    summary = item.get("summary")
-    if not isinstance(summary, list) or not all(
-        _is_text_part(part, "summary_text") for part in summary
-    ):
-        return Unmapped("summary", "a reasoning summary is a list of summary_text parts")
-    return _not_text(item, "id", optional=("encrypted_content",))
-
-
-def _call_context_problem(item: Mapping[str, Any]) -> Unmapped | None:
-    caller = item.get("caller")
-    if caller is not None and not (
-        isinstance(caller, Mapping) and all(isinstance(value, str) for value in caller.values())
-    ):
-        return Unmapped("caller", "a caller is an object of text fields")
-    if "async" in item and not isinstance(item["async"], bool):
-        return Unmapped("async", "async must be true or false")
-    return None
-
-
-def _problem(item: Any) -> Unmapped | None:
-    """Why ``item`` is not in a form ``to_openai_responses`` writes, or ``None``."""
-    if not isinstance(item, Mapping):
-        return Unmapped("type", "an input item must be a dict")
-    kind, role = item.get("type"), item.get("role")
-    for key, value in (("type", kind), ("role", role)):
-        if value is not None and not isinstance(value, str):
-            return Unmapped(key, f"{key} must be a string, got {type(value).__name__}")
-    if role == "assistant":
-        if isinstance(item.get("content"), str):
-            return _extra_key(item, _PLAIN_ASSISTANT, "assistant message") or _not_text(
-                item, "content", optional=("phase",)
-            )
-        return _extra_key(item, _OUTPUT_MESSAGE, "output message") or _output_message_problem(item)
-    if kind == "reasoning":
-        return _extra_key(item, _REASONING, "reasoning item") or _reasoning_problem(item)
-    if kind == "function_call":
-        return (
-            _extra_key(item, _FUNCTION_CALL, "function_call item")
-            or _not_text(item, "call_id", "name", "arguments", optional=("id", "namespace"))
-            or _call_context_problem(item)
-        )
-    if kind == "function_call_output":
-        output = item.get("output")
-        return (
-            _extra_key(item, _OUTPUT, "function_call_output item")
-            or _not_text(item, "call_id")
-            or (
-                None
-                if isinstance(output, str)
-                else _parts_problem(output, "output", in_output=True)
-            )
-        )
-    if kind is not None or role not in _TEXT_ROLES or set(item) != {"role", "content"}:
-        return Unmapped("type", f"an item of type {kind!r} and role {role!r} is not imported")
-    content = item["content"]
-    if isinstance(content, str):
-        return None
-    if role != "user":
-        return Unmapped("content", f"{role} content must be a string")
-    return _user_problem(content)
 
 
 @dataclass(slots=True)
 class _Turn:
-    """The assistant-side items of one neutral turn, as they are read."""
+    """The assistant-side items of one neutral turn, as they are read; ``items`` counts them
+    (a hosted item's position in the turn)."""
 
     texts: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     calls: list[ToolCall] = field(default_factory=list)
     reasoning: list[Reasoning] = field(default_factory=list)
+    hosted: list[HostedToolCall] = field(default_factory=list)
+    citations: list[Citation] = field(default_factory=list)
+    items: int = 0
     identified: bool = False  # any item id or phase: the agent's own recorded reply
+
+    def own_citations(self) -> list[Citation]:
+        """The citations, each naming its message item only when the turn has several."""
+        if len(self.texts) > 1:
+            return self.citations
+        return [
+            replace(cited, provider_data={PROVIDER: {"annotation": _annotation(cited)}})
+            for cited in self.citations
+        ]
 
     def takes_text(self, has_id: bool) -> bool:
         """Whether a text item joins this turn (to_openai_responses writes texts before calls,
@@ -206,6 +70,10 @@ class _Turn:
         if self.calls:
             return False
         return not self.texts or (has_id and all("id" in data for _, data in self.texts))
+
+
+def _annotation(cited: Citation) -> Any:
+    return cited.provider_data[PROVIDER]["annotation"]
 
 
 def _assistant_text(item: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -238,7 +106,7 @@ class _Importer:
 
     def _close_turn(self) -> None:
         turn = self.turn
-        if not (turn.texts or turn.calls):
+        if not (turn.texts or turn.calls or turn.hosted):
             return
         self.turn = _Turn()
         text = "".join(text for text, _ in turn.texts) if turn.texts else None
@@ -249,6 +117,7 @@ class _Importer:
             data = turn.texts[0][1] if turn.texts else {}
         provider_data = {PROVIDER: data} if data else {}
         reasoning = tuple(turn.reasoning)
+        citations = turn.own_citations()
         if turn.calls:
             self.out.append(
                 ToolCallMessage(
@@ -257,29 +126,51 @@ class _Importer:
                     content=text,
                     reasoning=reasoning,
                     provider_data=provider_data,
+                    citations=citations,
+                    hosted_tools=turn.hosted,
                 )
             )
             return
-        assert text is not None  # a turn without calls has texts
         # A plain assistant text is what Chat's import makes of one: no sender.
         sender = self.agent_name if turn.identified or reasoning else None
         self.out.append(
             TextMessage(
-                Role.ASSISTANT, text, sender, reasoning=reasoning, provider_data=provider_data
+                Role.ASSISTANT,
+                text or "",  # a turn of hosted tools only has no text
+                sender,
+                reasoning=reasoning,
+                provider_data=provider_data,
+                citations=citations,
+                hosted_tools=turn.hosted,
             )
         )
 
     def _take_pending(self, before: str | None) -> None:
         self.turn.reasoning.extend(reasoning_of(item, before) for _, item in self.pending)
+        self.turn.items += len(self.pending) + 1  # and the item that takes them
         self.pending.clear()
 
     def _assistant(self, item: Mapping[str, Any]) -> None:
         text, data = _assistant_text(item)
         if not self.turn.takes_text("id" in data):
             self._close_turn()
+        turn = self.turn
+        if "id" in data:  # an output message: its one output_text part's annotations
+            base = sum(len(part) for part, _ in turn.texts)
+            turn.citations += [
+                citation(annotation, base, len(text), len(turn.texts))
+                for annotation in item["content"][0]["annotations"]
+            ]
         self._take_pending(data.get("id"))
-        self.turn.texts.append((text, data))
-        self.turn.identified = self.turn.identified or bool(data)
+        turn.texts.append((text, data))
+        turn.identified = turn.identified or bool(data)
+
+    def _hosted(self, item: Mapping[str, Any]) -> None:
+        position = self.turn.items + len(self.pending)
+        hosted = hosted_call(item, position)  # before the turn changes: it may raise
+        self._take_pending(item["id"])
+        self.turn.hosted.append(hosted)
+        self.turn.identified = True
 
     def _call(self, item: Mapping[str, Any]) -> None:
         call_id = item["call_id"]
@@ -329,7 +220,7 @@ class _Importer:
     def add(self, item: Any, index: int) -> None:
         """Read input item ``index`` (an SDK dump of an output item as its minimal form)."""
         readable = replayed_form(item)
-        unknown = _problem(readable)
+        unknown = problem(readable)
         if unknown is not None:
             self._flush_reasoning()
             self._unknown(item, index, unknown)
@@ -349,6 +240,8 @@ class _Importer:
             self._assistant(item)
         elif kind == "function_call":
             self._call(item)
+        elif kind in HOSTED_ITEMS:
+            self._hosted(item)
         else:
             self._flush_reasoning()
             if kind == "function_call_output":
@@ -375,8 +268,12 @@ def from_openai_responses_input(
     ``MultiModalMessage``; a run of reasoning, assistant message and ``function_call`` items
     becomes one ``ToolCallMessage`` (when it has calls) or ``TextMessage`` of ``agent_name``
     (a lone plain assistant text without phase: ``TextMessage(Role.ASSISTANT, text)``, no
-    sender), with item ids, phases and each reasoning item's ``id``, ``summary`` and the id of
-    the item it preceded (``"before"``) in ``provider_data["openai-responses"]``; consecutive
+    sender; hosted tool items alone: ``content ""``), with item ids, phases and each reasoning
+    item's ``id``, ``summary`` and the id of the item it preceded (``"before"``) in
+    ``provider_data["openai-responses"]``; output-message annotations become ``citations`` and
+    hosted tool items (``web_search_call``, ``file_search_call``, ``code_interpreter_call``,
+    ``image_generation_call``, ``mcp_call``, ``mcp_list_tools``, ``mcp_approval_request``, any
+    fields, with an id) ``hosted_tools``, as ``from_openai_responses`` reads them; consecutive
     ``function_call_output`` items become one ``ToolCallResultMessage`` with the names and
     arguments of the calls they answer. An item that cannot be mapped (a form
     ``to_openai_responses`` does not write, an output answering no earlier call) becomes

@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from llmbridge import Reasoning
+from llmbridge import Citation, Reasoning
 from llmbridge.kit import NoteRecorder
 from llmbridge.openai._errors import RESPONSES_PROVIDER
+from llmbridge.openai._responses._annotations import replayed_annotations
 
 __all__ = [
     "CALL_CONTEXT",
@@ -66,11 +67,13 @@ def valid_item_id(value: object, prefix: str) -> str | None:
 @dataclass(slots=True)
 class Entry:
     """One item of a turn: ``item`` the payload, ``item_id`` its own id as sent (``None``:
-    sent without one), ``reasoning`` whether it is a reasoning item."""
+    sent without one), ``reasoning`` whether it is a reasoning item, ``hosted`` whether it is a
+    hosted tool item (which cannot be sent without its id)."""
 
     item: dict[str, Any]
     item_id: str | None
     reasoning: bool = False
+    hosted: bool = False
 
 
 def reasoning_item(reasoning: Reasoning) -> tuple[dict[str, Any] | None, str | None]:
@@ -108,42 +111,73 @@ def _target(entries: Sequence[Entry], before: str | None) -> int:
     return 0
 
 
+def _in_place(
+    entries: list[Entry],
+    hosted: Sequence[tuple[int | None, Entry]],
+    groups: Sequence[list[Entry]],
+) -> list[Entry]:
+    """The turn in output order: each content entry after the reasoning placed before it, and
+    each hosted item (with its reasoning) put back at its recorded output position."""
+    ordered: list[Entry] = []
+    for position, entry in enumerate(entries):
+        ordered += groups[position]
+        ordered.append(entry)
+    for offset, (at, entry) in enumerate(hosted):
+        group = [*groups[len(entries) + offset], entry]
+        # ``at`` counts every output item, the reasoning before this one too.
+        start = len(ordered) if at is None else min(max(at - len(group) + 1, 0), len(ordered))
+        ordered[start:start] = group
+    return ordered
+
+
 def place_reasoning(
-    entries: list[Entry], reasoning: Sequence[Reasoning]
+    entries: list[Entry],
+    reasoning: Sequence[Reasoning],
+    hosted: Sequence[tuple[int | None, Entry]] = (),
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The turn's items in order with its reasoning placed, and why reasoning was left out.
 
     Each own reasoning item goes right before the item its ``"before"`` names (else before the
-    first item). It stays only when the item right after it is an output message or call sent
-    with its own id; otherwise it is left out. The item an own reasoning preceded loses its id
-    when that reasoning cannot be sent (the API refuses an item replayed without its
-    reasoning). ``entries`` (the turn's content items) is changed in place.
+    first item). It stays only when the item right after it is an output message, call or
+    hosted tool item sent with its own id; otherwise it is left out. The item an own reasoning
+    preceded loses its id when that reasoning cannot be sent (the API refuses an item replayed
+    without its reasoning); a hosted item, which needs its id, is left out then. ``hosted``
+    (position, entry) pairs go back at their recorded output positions. ``entries`` (the
+    turn's content items) is changed in place.
     """
     omitted: list[str] = []
-    placed: list[tuple[int, Entry]] = []
+    hosted = sorted(hosted, key=lambda pair: (pair[0] is None, pair[0] or 0))
+    targets = [*entries, *(entry for _, entry in hosted)]
+    groups: list[list[Entry]] = [[] for _ in targets]
     for position, item in enumerate(reasoning):
         payload, before = reasoning_item(item)
-        target = _target(entries, before)
+        target = _target(targets, before)
         if payload is None:
             if item.provider != PROVIDER:
                 omitted.append(f"reasoning {position} of {item.provider!r}")
                 continue
             why = f"reasoning {position} (no rs_ id or no encrypted_content)"
-            if entries and _strip_id(entries[target]):
+            preceded = targets[target] if targets else None
+            if preceded is not None and preceded.hosted and preceded.item_id is not None:
+                why += f"; so is the hosted tool item {preceded.item_id} it preceded"
+            if preceded is not None and _strip_id(preceded):
                 why += "; the item it preceded is sent without its id"
             omitted.append(why)
             continue
-        placed.append((target, Entry(payload, payload["id"], reasoning=True)))
-    ordered: list[Entry] = []
-    for position, entry in enumerate(entries):
-        ordered.extend(item for target, item in placed if target == position)
-        ordered.append(entry)
-    if not entries:
-        ordered.extend(item for _, item in placed)
+        entry = Entry(payload, payload["id"], reasoning=True)
+        if targets:
+            groups[target].append(entry)
+        else:
+            groups.append([entry])
+    ordered = _in_place(entries, hosted, groups)
+    if not targets:  # reasoning alone: left out below, nothing follows it
+        ordered = [entry for group in groups for entry in group]
     # Right to left: a reasoning item stays only when the next item kept carries its own id.
     kept: list[dict[str, Any]] = []
     following: Entry | None = None
     for entry in reversed(ordered):
+        if entry.hosted and entry.item_id is None:
+            continue  # its reasoning cannot be sent, and it cannot go without its id
         if entry.reasoning and (following is None or following.reasoning or not following.item_id):
             omitted.append(f"reasoning {entry.item_id} (no item with its own id follows it)")
             continue
@@ -155,6 +189,9 @@ def place_reasoning(
 
 def _strip_id(entry: Entry) -> bool:
     if entry.item_id is None:
+        return False
+    if entry.hosted:  # left out instead (``place_reasoning``)
+        entry.item_id = None
         return False
     entry.item.pop("id", None)
     if entry.item.get("type") == "message":
@@ -197,10 +234,15 @@ class ItemIds:
         return item_id
 
     def assistant_entries(
-        self, text: str | None, data: Mapping[str, Any], index: int
+        self,
+        text: str | None,
+        data: Mapping[str, Any],
+        index: int,
+        citations: Sequence[Citation] = (),
     ) -> list[Entry]:
         """The output-message items of an assistant text: one per recorded message item when
-        their texts make up ``text``, else one (with the recorded id, when there is one)."""
+        their texts make up ``text``, else one (with the recorded id, when there is one). An
+        item sent with its id carries the recorded annotations of its part (``citations``)."""
         if text is None:
             return []
         phase = data.get("phase")
@@ -208,33 +250,49 @@ class ItemIds:
         if isinstance(recorded, Sequence) and recorded and not isinstance(recorded, str):
             parts = [item for item in recorded if isinstance(item, Mapping)]
             if "".join(str(part.get("text", "")) for part in parts) == text:
-                return self._message_entries(parts, index)
-        return [self._message_entry(text, data, phase, index)]
+                return self._message_entries(parts, index, citations)
+        annotations = replayed_annotations(citations, None, 0, len(text)) if citations else []
+        return [self._message_entry(text, data, phase, index, annotations)]
 
-    def _message_entries(self, parts: Sequence[Mapping[str, Any]], index: int) -> list[Entry]:
+    def _message_entries(
+        self, parts: Sequence[Mapping[str, Any]], index: int, citations: Sequence[Citation]
+    ) -> list[Entry]:
         """One entry per recorded message item; empty or whitespace-only items are not
         replayed (as a whitespace-only text is not sent), with a note when whitespace is."""
         entries: list[Entry] = []
-        for part in parts:
+        base = 0
+        for position, part in enumerate(parts):
             text = str(part.get("text", ""))
             if text and not text.isspace():
-                entries.append(self._message_entry(text, part, part.get("phase"), index))
+                annotations = (
+                    replayed_annotations(citations, position, base, len(text)) if citations else []
+                )
+                entries.append(
+                    self._message_entry(text, part, part.get("phase"), index, annotations)
+                )
             elif text:
                 self.recorder.record(
                     index, "omitted", "a whitespace-only message item is not replayed"
                 )
+            base += len(text)
         return entries
 
     def _message_entry(
-        self, text: str, data: Mapping[str, Any], phase: object, index: int
+        self,
+        text: str,
+        data: Mapping[str, Any],
+        phase: object,
+        index: int,
+        annotations: list[dict[str, Any]],
     ) -> Entry:
         item_id = self.take(data, "msg_", index)
         item: dict[str, Any]
         if item_id is None:
+            # The plain form has no annotations: citations are reply metadata (no note).
             item = {"role": "assistant", "content": text}
         else:
             self.sent.add(item_id)
-            content = [{"type": "output_text", "text": text, "annotations": []}]
+            content = [{"type": "output_text", "text": text, "annotations": annotations}]
             item = {"type": "message", "role": "assistant", "id": item_id, "status": "completed"}
             item["content"] = content
         if isinstance(phase, str):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from llmbridge.openai._responses._hosted import HOSTED_ITEMS
+
 __all__ = ["replayed_form"]
 
 _INPUT_ROLES: Final = ("system", "user", "developer")
@@ -30,11 +32,14 @@ def replayed_form(item: Any) -> Any:
     Histories often hold output items as the SDK dumps them (``model_dump``): null optional
     fields, an item ``status``, ``logprobs`` on output text, ``type: "message"`` on input
     messages. The API accepts them back, and none of them carries anything a neutral message
-    keeps, so they are read as the minimal form (the input is not changed).
+    keeps, so they are read as the minimal form (the input is not changed). Hosted tool items
+    are kept whole: ``provider_data`` holds them exactly.
     """
     if not isinstance(item, Mapping):
         return item
     kind, role = item.get("type"), item.get("role")
+    if isinstance(kind, str) and kind in HOSTED_ITEMS:
+        return item  # replayed exactly as the API sent it, nulls and status included
     drop = {key for key, value in item.items() if value is None}
     if kind in ("function_call", "reasoning") and isinstance(item.get("status"), str):
         drop.add("status")

@@ -96,9 +96,14 @@ def to_openai_responses(
     ``function_call_output`` items (``is_error`` is carried by the text: an ``"omitted"`` note).
     Reasoning of this wing with an ``rs_`` id and ``encrypted_content`` goes right before the item
     it preceded when that item is sent with its own id, else it is omitted (note); other providers'
-    reasoning is omitted (note). An item id is never sent twice, nor one of another prefix. Empty
-    text is dropped (note). ``name_policy``: other agents' names are dropped (a lossy note) or
-    carried as a ``"[name] "`` prefix. With ``check_pairing`` the tool-pairing step runs (safe
+    reasoning is omitted (note). This wing's citations go back as the ``annotations`` of the
+    ``output_text`` they came from (output-message form only; others are not sent, no note); the
+    hosted tool calls it read go back as their exact items at their output positions (with
+    their ids; one whose reasoning cannot be sent, or whose id was sent already, is omitted with
+    a note); another provider's hosted tools are omitted (one note, never raising). An item id
+    is never sent twice, nor one of another prefix. Empty text is dropped (note).
+    ``name_policy``: other agents' names are dropped (a lossy note) or carried as a
+    ``"[name] "`` prefix. With ``check_pairing`` the tool-pairing step runs (safe
     repairs, then the check). Never mutates ``messages``. ``scans`` (a ``kit.ScanCache``; a
     connector passes its own) keeps the pairing scan, so the same history sent again with more after
     it is scanned only past what was scanned before.

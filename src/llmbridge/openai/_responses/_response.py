@@ -10,11 +10,14 @@ id (``{"id": "fc_..."}``); on the message, the id and ``phase`` of its one outpu
 (``{"id": "msg_...", "phase": ...}``), or with several, ``{"messages": [{"id", "phase",
 "text"}, ...]}``; on a ``Reasoning``, ``{"id": "rs_...", "summary": [texts], "before": <id of
 the item that followed it>}``. ``phase`` and ``before`` are present only when known.
+Citations (``_annotations``) and hosted tool calls (``_hosted``) keep their exact annotation or
+item there too; they go on the built message (``with_metadata``), not through ``ReplyParts``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from openai.types.responses import (
@@ -27,6 +30,8 @@ from openai.types.responses import (
 from pydantic import BaseModel
 
 from llmbridge import (
+    Citation,
+    HostedToolCall,
     Message,
     MessageEnvelope,
     ProviderResponseError,
@@ -38,12 +43,15 @@ from llmbridge import (
 from llmbridge.kit import NoteRecorder, ReplyParts, build_reply, log_notes
 from llmbridge.openai._errors import RESPONSES_PROVIDER, responses_error
 from llmbridge.openai._response import describe_reply
+from llmbridge.openai._responses._annotations import Annotated
+from llmbridge.openai._responses._hosted import HOSTED_ITEMS, hosted_call
 
 __all__ = [
     "from_openai_responses",
     "reply_from_items",
     "response_parts",
     "usage_from_responses",
+    "with_metadata",
 ]
 
 # `incomplete_details.reason` values that have a neutral finish reason; others stay raw.
@@ -90,7 +98,7 @@ def _present(value: Any, where: str) -> Any:
 class _Items:
     """What the output items of one response hold, gathered in order."""
 
-    __slots__ = ("calls", "messages", "reasoning", "refusals", "texts")
+    __slots__ = ("annotated", "calls", "hosted", "messages", "reasoning", "refusals", "texts")
 
     def __init__(self) -> None:
         self.texts: list[str] = []
@@ -98,6 +106,8 @@ class _Items:
         self.reasoning: list[Reasoning] = []
         self.calls: list[ToolCall] = []
         self.messages: list[dict[str, Any]] = []
+        self.hosted: list[HostedToolCall] = []
+        self.annotated = Annotated()
 
     def message(self, item: ResponseOutputMessage, where: str) -> None:
         texts: list[str] = []
@@ -105,7 +115,9 @@ class _Items:
             at = f"{where}.content[{position}]"
             _present(part, at)
             if part.type == "output_text":
-                texts.append(_text(part.text, f"{at}.text"))
+                text = _text(part.text, f"{at}.text")
+                texts.append(text)
+                self.annotated.part(part.annotations, text, len(self.messages))
             elif part.type == "refusal":
                 self.refusals.append(_text(part.refusal, f"{at}.refusal"))
         text = "".join(texts)
@@ -181,6 +193,9 @@ def _gather(items: Sequence[Any], recorder: NoteRecorder) -> _Items:
             case "reasoning":
                 following = items[position + 1] if position + 1 < len(items) else None
                 found.reasoning_item(item, following, where)
+            case str() as kind if kind in HOSTED_ITEMS:
+                plain = item if isinstance(item, dict) else item.to_dict()
+                found.hosted.append(hosted_call(plain, position))
             case other:
                 recorder.record(
                     None,
@@ -205,13 +220,16 @@ def _finish_reason(response: Response, has_calls: bool) -> str | None:
     return status
 
 
-def response_parts(response: Response, items: Sequence[Any], recorder: NoteRecorder) -> ReplyParts:
-    """The neutral parts of ``response`` whose output items are ``items`` (see the module).
+def response_parts(
+    response: Response, items: Sequence[Any], recorder: NoteRecorder
+) -> tuple[ReplyParts, tuple[Citation, ...], tuple[HostedToolCall, ...]]:
+    """The neutral parts of ``response`` whose output items are ``items`` (see the module), its
+    citations and its hosted tool calls.
 
     ``items`` is ``response.output``, or for a stream whose terminal response has no output,
-    the ``output_item.done`` items. Items with no neutral form (hosted tools) go through
-    ``recorder`` (``"dropped"``; strict: ``UnsupportedMessageError``). Raises the
-    ``responses_error`` of a failed response (by its ``error.code``).
+    the ``output_item.done`` items. Items with no neutral form (computer use, shell, custom
+    tools...) go through ``recorder`` (``"dropped"``; strict: ``UnsupportedMessageError``).
+    Raises the ``responses_error`` of a failed response (by its ``error.code``).
     """
     if response.status == "failed":
         error = response.error
@@ -219,7 +237,7 @@ def response_parts(response: Response, items: Sequence[Any], recorder: NoteRecor
             None if error is None else error.code, None if error is None else error.message
         )
     found = _gather(items, recorder)
-    return ReplyParts(
+    parts = ReplyParts(
         text="".join(found.texts),
         reasoning=tuple(found.reasoning),
         tool_calls=tuple(found.calls),
@@ -228,6 +246,17 @@ def response_parts(response: Response, items: Sequence[Any], recorder: NoteRecor
         refusal="".join(found.refusals) if found.refusals else None,
         provider_data=found.provider_data(),
     )
+    return parts, found.annotated.citations(len(found.messages)), tuple(found.hosted)
+
+
+def with_metadata(
+    message: Message, citations: tuple[Citation, ...], hosted: tuple[HostedToolCall, ...]
+) -> Message:
+    """``message`` (a reply: a text or tool-call message) with its citations and hosted tools;
+    ``message`` itself when there are none (most replies)."""
+    if not (citations or hosted):
+        return message
+    return replace(message, citations=citations, hosted_tools=hosted)  # type: ignore[type-var]
 
 
 def reply_from_items(
@@ -235,9 +264,11 @@ def reply_from_items(
 ) -> Message:
     """Build the neutral reply of ``response`` from ``items``; notes logged as ``source``."""
     recorder = NoteRecorder(strict_mode=strict_mode)
-    parts = response_parts(response, items, recorder)
+    parts, citations, hosted = response_parts(response, items, recorder)
     log_notes(recorder.notes, source=source)
-    return build_reply(parts, agent_name=agent_name, raw=response)
+    # The empty rule of 4.3 holds with hosted tools too (API.md 19.7): only text or calls make
+    # a reply.
+    return with_metadata(build_reply(parts, agent_name=agent_name, raw=response), citations, hosted)
 
 
 def from_openai_responses(
@@ -249,15 +280,21 @@ def from_openai_responses(
     the ``fc_`` item id in ``provider_data``), the ``output_text`` parts of every ``message``
     item are joined into the text, ``reasoning`` items become ``Reasoning(provider=
     "openai-responses")`` (summary texts joined with ``"\\n"``, else the ``reasoning_text``
-    parts; ``signature`` = ``encrypted_content``). Finish reason: ``completed`` -> ``"stop"`` or
-    ``"tool_calls"``, ``incomplete`` at ``max_output_tokens`` -> ``"length"``, other statuses
+    parts; ``signature`` = ``encrypted_content``); ``output_text`` annotations become
+    ``citations`` (offsets in the joined text; index-only ones at their index) and the hosted
+    tool items (web search, file search, code interpreter, image generation, MCP calls, tool
+    lists and approval requests) ``hosted_tools``, each with the exact annotation or item
+    (and its output position) in ``provider_data``. Finish reason: ``completed`` -> ``"stop"``
+    or ``"tool_calls"``, ``incomplete`` at ``max_output_tokens`` -> ``"length"``, other statuses
     and reasons raw. Raises ``ContentFilteredError`` (incomplete by ``content_filter``),
     ``RefusalError`` (a ``refusal`` part), ``EmptyResponseError``, and for a ``failed``
     response ``RateLimitError`` / ``ProviderUnavailableError`` (retryable) or
     ``BadRequestError`` by ``error.code``; ``ProviderResponseError`` when ``output`` is not a
-    list. Items with no neutral form (hosted tools) are dropped with a logged note (strict:
-    ``UnsupportedMessageError``). Anything that is not a ``Response`` comes back unchanged
-    (strict mode, or not a ``Message``: ``UnsupportedMessageError``).
+    list; ``EmptyResponseError`` for a reply of hosted tools without text or calls, too. Other
+    items with no neutral form (computer use, shell, custom tools) are dropped
+    with a logged note (strict: ``UnsupportedMessageError``). Anything that is not a
+    ``Response`` comes back unchanged (strict mode, or not a ``Message``:
+    ``UnsupportedMessageError``).
     """
     inner = response.content if isinstance(response, MessageEnvelope) else response
     if not isinstance(inner, Response):

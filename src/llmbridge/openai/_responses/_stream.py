@@ -13,6 +13,7 @@ from typing import Any, Final
 from openai.types.responses import Response, ResponseStreamEvent
 
 from llmbridge import (
+    Citation,
     Message,
     Reasoning,
     ReasoningMessageUpdate,
@@ -22,13 +23,18 @@ from llmbridge import (
 )
 from llmbridge.kit import ReplyParts, ToolCallAccumulator, partial_reply
 from llmbridge.openai._errors import RESPONSES_PROVIDER, responses_error
-from llmbridge.openai._responses._response import reply_from_items
+from llmbridge.openai._responses._annotations import Annotated
+from llmbridge.openai._responses._hosted import HOSTED_ITEMS, hosted_call
+from llmbridge.openai._responses._response import reply_from_items, with_metadata
 
 __all__ = ["OpenAIResponsesStreamAggregator"]
 
 _TEXT_DELTAS: Final = frozenset({"response.output_text.delta"})
 _REASONING_DELTAS: Final = frozenset(
     {"response.reasoning_summary_text.delta", "response.reasoning_text.delta"}
+)
+_PART_EVENTS: Final = frozenset(
+    {"response.output_text.delta", "response.output_text.annotation.added"}
 )
 
 
@@ -46,7 +52,9 @@ class OpenAIResponsesStreamAggregator:
     ``StreamInterruptedError`` (``.partial`` set; retryable for ``server_error`` and
     ``rate_limit_exceeded``). ``finish()`` returns ``from_openai_responses`` of the terminal
     response (``response.completed`` or ``response.incomplete``): its output items win; when its
-    output is empty or null, the ``output_item.done`` items in output order stand in. It raises
+    output is empty or null, the ``output_item.done`` items in output order stand in (their
+    annotations are the ones the ``response.output_text.annotation.added`` events add up to, so
+    the citations and hosted tool calls are the non-streamed reply's either way). It raises
     what ``from_openai_responses`` raises, and ``StreamInterruptedError`` (retryable,
     ``.partial`` set) when the stream ended before a terminal event. ``partial`` is what arrived.
     """
@@ -139,7 +147,9 @@ class OpenAIResponsesStreamAggregator:
     def partial(self) -> Message | None:
         """The reply assembled so far from the deltas, or ``None`` when nothing arrived.
 
-        Never raises: a refusal seen so far does not stop it.
+        Its citations come from the ``response.output_text.annotation.added`` events so far,
+        its hosted tool calls from the hosted items done so far. Never raises: a refusal seen
+        so far does not stop it.
         """
         reasoning = _joined(self._events, _REASONING_DELTAS)
         parts = ReplyParts(
@@ -147,7 +157,15 @@ class OpenAIResponsesStreamAggregator:
             reasoning=(Reasoning(reasoning, provider=RESPONSES_PROVIDER),) if reasoning else (),
             tool_calls=tuple(self._calls.tool_calls()),
         )
-        return partial_reply(parts, agent_name=self.agent_name, raw=tuple(self._events))
+        message = partial_reply(parts, agent_name=self.agent_name, raw=tuple(self._events))
+        if message is None:
+            return None
+        hosted = tuple(
+            hosted_call(item if isinstance(item, dict) else item.to_dict(), index)
+            for index, item in sorted(self._done.items())
+            if isinstance(item.type, str) and item.type in HOSTED_ITEMS
+        )
+        return with_metadata(message, _streamed_citations(self._events), hosted)
 
     def finish(self) -> Message:
         """Return the complete reply; ``raw`` is the terminal event's response.
@@ -172,6 +190,26 @@ class OpenAIResponsesStreamAggregator:
             strict_mode=self._strict_mode,
             source="OpenAIResponsesStreamAggregator",
         )
+
+
+def _streamed_citations(events: Sequence[ResponseStreamEvent]) -> tuple[Citation, ...]:
+    """The citations of the ``response.output_text.annotation.added`` events so far, over the
+    text streamed so far (an annotation past it is kept within it)."""
+    annotated = Annotated()
+    parts: dict[tuple[int, int], tuple[list[Any], list[str]]] = {}  # annotations, deltas
+    messages: dict[int, int] = {}  # output index -> the position of its message item
+    for event in events:
+        if event.type in _PART_EVENTS:
+            key = (event.output_index, event.content_index)  # type: ignore[union-attr]
+            messages.setdefault(key[0], len(messages))
+            annotations, deltas = parts.setdefault(key, ([], []))
+            if event.type == "response.output_text.delta":
+                deltas.append(event.delta)
+            elif event.annotation:  # type: ignore[union-attr]
+                annotations.append(event.annotation)  # type: ignore[union-attr]
+    for (output_index, _), (annotations, deltas) in parts.items():
+        annotated.part(annotations, "".join(deltas), messages[output_index])
+    return annotated.citations(len(messages))
 
 
 def _joined(events: Sequence[ResponseStreamEvent], kinds: frozenset[str]) -> str:
