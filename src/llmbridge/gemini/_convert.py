@@ -28,6 +28,7 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
     UnsupportedMessageError,
+    VideoMessage,
 )
 from llmbridge.gemini._arguments import checked_signature, parse_arguments
 from llmbridge.gemini._contents import Part, Sink
@@ -164,6 +165,14 @@ class Converter(MessageDispatcher):
 
     # -- one handler per message type ----------------------------------------------------
 
+    def convert(self, message: Message, index: int) -> None:
+        """Convert ``message`` through its handler: a ``VideoMessage`` (which only Gemini
+        takes, API.md 19.2) is a media message here; every other type as the kit dispatches."""
+        if type(message) is VideoMessage:
+            self.media_message(message, index)
+        else:
+            MessageDispatcher.convert(self, message, index)
+
     def text(self, message: TextMessage, index: int) -> None:
         """SYSTEM -> system instruction; self -> model (thought parts first); no sender -> its
         role (user/model, else ``InvalidMessageError``); another agent -> user (name policy)."""
@@ -216,9 +225,9 @@ class Converter(MessageDispatcher):
         return {"text": text, "thought_signature": signature}
 
     def media_message(
-        self, message: ImageMessage | DocumentMessage | AudioMessage, index: int
+        self, message: ImageMessage | DocumentMessage | AudioMessage | VideoMessage, index: int
     ) -> None:
-        """A user image, document or audio part; from self: ``InvalidMessageError``."""
+        """A user image, document, audio or video part; from self: ``InvalidMessageError``."""
         name = type(message).__name__
         self._not_from_self(message, index, f"{'an' if name[0] in 'AEIOU' else 'a'} {name}")
         part = self.media.part(message, index)

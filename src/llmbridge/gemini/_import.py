@@ -284,8 +284,9 @@ def from_gemini_contents(
     arguments of the calls they answer (by id; a response without an id answers the first
     unanswered call of its name in the latest call turn): ``{"output": text}`` a text result,
     ``{"error": text}`` an ``is_error`` one, any other object a structured result. Other user
-    parts become a ``TextMessage``, an ``ImageMessage`` / ``DocumentMessage`` / ``AudioMessage``
-    (inline bytes in either base64 alphabet, or a ``file_data`` URI) or a
+    parts become a ``TextMessage``, an ``ImageMessage`` / ``DocumentMessage`` / ``AudioMessage`` /
+    ``VideoMessage`` (inline bytes in either base64 alphabet, or a ``file_data`` URI: video by
+    the URLs ``to_gemini`` sends for one, audio as a Gemini file reference) or a
     ``MultiModalMessage``. camelCase field names (``functionCall``, ``inlineData``,
     ``thoughtSignature``, ``mimeType``...) read as the snake_case ones. A content that cannot
     be mapped (a malformed or unknown part or key, a response answering no earlier call, media

@@ -23,7 +23,9 @@ from llmbridge import (
     MultiModalMessage,
     Role,
     TextMessage,
+    VideoMessage,
 )
+from llmbridge.gemini._media import YOUTUBE_WATCH, is_video_uri
 from llmbridge.kit import Unmapped
 
 __all__ = [
@@ -149,7 +151,7 @@ def decoded_base64(text: str) -> bytes | None:
 
 
 _DOCUMENT_TYPES: Final = frozenset({"application/pdf", "text/plain"})
-Media = ImageMessage | DocumentMessage | AudioMessage
+Media = ImageMessage | DocumentMessage | AudioMessage | VideoMessage
 
 
 def _inline(blob: Any) -> Media | Unmapped:
@@ -159,7 +161,7 @@ def _inline(blob: Any) -> Media | Unmapped:
     if not (isinstance(mime, str) and isinstance(data, str)):
         return Unmapped("inline_data", "mime_type and data must be text")
     kind = mime.partition("/")[0]
-    if kind not in ("image", "audio") and mime not in _DOCUMENT_TYPES:
+    if kind not in ("image", "audio", "video") and mime not in _DOCUMENT_TYPES:
         return Unmapped("inline_data", f"no neutral form for inline {mime!r}")
     raw = decoded_base64(data)
     if raw is None:
@@ -168,24 +170,35 @@ def _inline(blob: Any) -> Media | Unmapped:
         return ImageMessage(Role.USER, data=raw, media_type=mime)
     if kind == "audio":
         return AudioMessage(Role.USER, data=raw, media_type=mime)
+    if kind == "video":
+        return VideoMessage(Role.USER, data=raw, media_type=mime)
     return DocumentMessage(Role.USER, data=raw, media_type=mime)
 
 
 def _file(file_data: Any) -> Media | Unmapped:
+    """A ``file_data`` part: video by the URLs ``to_gemini`` sends for a video (``gs://``,
+    Files API, YouTube watch), audio as a Gemini file reference (the URI its ``file_id``),
+    images and documents by URL."""
     if isinstance(file_data, Mapping) and set(file_data) <= {"file_uri", "mime_type"}:
         uri, mime = file_data.get("file_uri"), file_data.get("mime_type")
         if not (isinstance(uri, str) and (mime is None or isinstance(mime, str))):
             return Unmapped("file_data", "file_uri and mime_type must be text")
+        if (mime is None and uri.startswith(YOUTUBE_WATCH)) or (mime or "").startswith("video/"):
+            if not is_video_uri(uri):
+                return Unmapped("file_data", "a video URL to_gemini does not send (no fetching)")
+            return VideoMessage(Role.USER, uri, media_type=mime)
+        if mime is not None and mime.startswith("audio/"):
+            return AudioMessage(Role.USER, file_id=uri, file_provider="gemini", media_type=mime)
         if mime is None or mime.startswith("image/"):
             return ImageMessage(Role.USER, uri, media_type=mime)
         if mime in _DOCUMENT_TYPES:
             return DocumentMessage(Role.USER, uri, media_type=mime)
-    return Unmapped("file_data", "only image and document file_data have a neutral form")
+    return Unmapped("file_data", "only image, document, audio and video file_data have a form")
 
 
 def media(part: Part) -> Media | Unmapped:
-    """An ``inline_data`` or ``file_data`` part as an image, document or audio message; media
-    the neutral model refuses (empty bytes, a bad URL) are ``Unmapped``."""
+    """An ``inline_data`` or ``file_data`` part as an image, document, audio or video message;
+    media the neutral model refuses (empty bytes, a bad URL) are ``Unmapped``."""
     try:
         return _inline(part["inline_data"]) if "inline_data" in part else _file(part["file_data"])
     except InvalidMessageError as error:
@@ -209,8 +222,11 @@ def result_parts(text: str, parts: Any) -> str | tuple[ResultPart, ...] | Unmapp
         item = media(part)
         if isinstance(item, Unmapped):
             return item
-        if isinstance(item, AudioMessage):
-            return Unmapped("function_response.parts", "a tool result holds no audio")
+        if isinstance(item, AudioMessage | VideoMessage):
+            # to_gemini never sends them there: function_response.parts take images, PDFs, text.
+            return Unmapped(
+                "function_response.parts", "a Gemini tool result holds no audio or video"
+            )
         items.append(item)
     return tuple(items)
 

@@ -185,7 +185,10 @@ def to_gemini(
     other reasoning is ``"omitted"``); in the current turn, a model content whose first call has no
     such signature gets ``SKIP_THOUGHT_SIGNATURE`` on it (``"repaired"``). Images: png, jpeg and
     webp bytes inline (20 MB per request), ``gs://`` and Files API URIs as ``file_data``; GIF and
-    other URLs are not supported (dropped with a note; strict: ``UnsupportedMessageError``). Empty
+    other URLs are not supported (dropped with a note; strict: ``UnsupportedMessageError``). Video:
+    bytes inline, ``gs://``, Files API and YouTube watch URLs as ``file_data``; Gemini files
+    (``file_provider="gemini"``, a bare ``files/<name>`` expanded) as ``file_data``; audio and
+    video in a tool result are not supported (its parts take images, PDFs and text). Empty
     text is dropped (strict raises). ``name_policy``: other agents' names dropped (a lossy note) or
     carried as a ``"[name] "`` text part first. With ``check_pairing`` the tool-pairing step runs
     and the request must start and end with a user content. ``scans`` (a ``kit.ScanCache``; a
