@@ -63,17 +63,25 @@ _SNAKE: Final[Mapping[str, str]] = {
 _RECORDS: Final = frozenset({"inline_data", "file_data", "function_call", "function_response"})
 
 # The keys of each part kind to_gemini writes; a part with any other key (video_metadata, a
-# server-side tool) has no neutral form and keeps its content as an envelope.
+# Gemini 3 server-side tool_call) has no neutral form and keeps its content as an envelope.
 _PART_KEYS: Final[Mapping[str, frozenset[str]]] = {
     "text": frozenset({"text", "thought", "thought_signature"}),
     "function_call": frozenset({"function_call", "thought_signature"}),
     "function_response": frozenset({"function_response"}),
     "inline_data": frozenset({"inline_data"}),
     "file_data": frozenset({"file_data"}),
+    # Code execution (API.md 19.5): a reply's thought pass runs code too (thought: true).
+    "executable_code": frozenset({"executable_code", "thought", "thought_signature"}),
+    "code_execution_result": frozenset({"code_execution_result", "thought", "thought_signature"}),
 }
 ROLE_KINDS: Final[Mapping[str, frozenset[str]]] = {
     "user": frozenset({"text", "function_response", "inline_data", "file_data"}),
-    "model": frozenset({"text", "function_call"}),
+    "model": frozenset({"text", "function_call", "executable_code", "code_execution_result"}),
+}
+# What each code part's record holds, by the type its values must have (None: absent).
+_CODE_FIELDS: Final[Mapping[str, Mapping[str, type]]] = {
+    "executable_code": {"code": str, "language": str, "id": str},
+    "code_execution_result": {"outcome": str, "output": str, "id": str},
 }
 
 
@@ -134,7 +142,14 @@ def part_problem(role: str, part: Part, position: int) -> Unmapped | None:
     if kind == "text" and not isinstance(part["text"], str):
         return Unmapped(f"parts[{position}].text", "text must be a string")
     if (part.get("thought") and role != "model") or part.get("thought") not in (None, True):
-        return Unmapped(f"parts[{position}].thought", "thought: true only on model text")
+        return Unmapped(f"parts[{position}].thought", "thought: true only on model parts")
+    if kind in _CODE_FIELDS:
+        record = part[kind]
+        fields = _CODE_FIELDS[kind]
+        if not isinstance(record, Mapping) or not all(
+            isinstance(record.get(key), kind_type | None) for key, kind_type in fields.items()
+        ):
+            return Unmapped(f"parts[{position}].{kind}", f"{kind} fields are text")
     if not isinstance(part.get("thought_signature", ""), str):
         return Unmapped(f"parts[{position}].thought_signature", "a signature is base64 text")
     return None

@@ -15,7 +15,8 @@ from typing import Any, cast
 
 from llmbridge import ConversionNote, InvalidMessageError, Message
 from llmbridge.gemini._contents import ContentSink, Part, PayloadSink
-from llmbridge.gemini._convert import ENVELOPE_ROLES, SKIP_THOUGHT_SIGNATURE, Converter
+from llmbridge.gemini._convert import ENVELOPE_ROLES, Converter
+from llmbridge.gemini._model_turn import SKIP_THOUGHT_SIGNATURE
 from llmbridge.kit import (
     NamePolicy,
     NoteRecorder,
