@@ -24,11 +24,20 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge.gemini import from_gemini, from_gemini_contents, to_gemini
+from llmbridge.gemini import GeminiChatAgent, from_gemini, from_gemini_contents, to_gemini
 from llmbridge.gemini._stream import GeminiStreamAggregator
-from llmbridge.testing import gemini_function_call_part, gemini_response, gemini_stream_chunks
+from llmbridge.testing import (
+    gemini_client,
+    gemini_function_call_part,
+    gemini_response,
+    gemini_sse_response,
+    gemini_stream_chunks,
+    last_request_json,
+)
 from tests.corpus import AGENT
+from tests.gemini.helpers import GENERATE, MODEL, STREAM
 from tests.gemini.sending import sent_body
+from tests.gemini.sending import snake as wire_snake
 from tests.gemini.test_response import fetch
 from tests.gemini.test_stream import stream_of
 
@@ -506,3 +515,27 @@ def test_a_malformed_code_part_is_an_envelope_or_raises_strict(
         assert raised.value.index == 1
         return
     assert from_gemini_contents(contents, agent_name=AGENT)[1] == MessageEnvelope(contents[1])
+
+
+# -- through the agent and its connector ----------------------------------------------------
+
+
+async def test_the_agent_replays_its_code_run_in_the_next_request(router: respx.Router) -> None:
+    body = gemini_response([text("Let me compute. "), code(), result(), text("It is 42.")])
+    route = router.post(url__regex=GENERATE).respond(json=body)
+    router.post(url__regex=STREAM).mock(
+        return_value=gemini_sse_response(gemini_stream_chunks(body))
+    )
+    agent = GeminiChatAgent(gemini_client(router), name=AGENT, model=MODEL)
+    connected = agent.register_message_connector()
+
+    reply = await connected.send("What is 6 * 7?")
+    streamed = [message async for message in connected.stream("What is 6 * 7?")]
+    await connected.send(chat_history=[HI, reply, THANKS])
+
+    assert streamed[-1] == reply
+    assert reply.hosted_tools == (hosted([code(), result()], 16),)  # type: ignore[attr-defined]
+    sent = wire_snake(last_request_json(route))
+    assert sent["contents"][1]["parts"] == [
+        snake(part) for part in body["candidates"][0]["content"]["parts"]
+    ]
