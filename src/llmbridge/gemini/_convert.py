@@ -119,8 +119,9 @@ class Converter(ModelTurn, MessageDispatcher):
 
     def convert(self, message: Message, index: int) -> None:
         """Convert ``message`` through its handler: a ``VideoMessage`` (which only Gemini
-        takes, API.md 19.2) is a media message here; every other type as the kit dispatches."""
-        if type(message) is VideoMessage:
+        takes, API.md 19.2, and the kit's dispatcher does not route) is a media message here;
+        every other type as the kit dispatches."""
+        if message.__class__ is VideoMessage:
             self.media_message(message, index)
         else:
             MessageDispatcher.convert(self, message, index)
@@ -152,9 +153,11 @@ class Converter(ModelTurn, MessageDispatcher):
             turn = "user"
         if turn == "user":
             part = self._text_part(message.content, index, "content")
-            if message.reasoning or message.hosted_tools:
+            if message.reasoning:
+                self.recorder.record(index, "omitted", "reasoning is not sent in a user turn")
+            if message.hosted_tools:
                 self.recorder.record(
-                    index, "omitted", "reasoning and hosted tool calls are not sent in a user turn"
+                    index, "omitted", "hosted tool calls are not sent in a user turn"
                 )
             if part is not None:
                 parts = [part] if from_ is None else self._sender([part], from_, index)
@@ -162,15 +165,17 @@ class Converter(ModelTurn, MessageDispatcher):
             return
         parts = self._thoughts(message.reasoning, index) if message.reasoning else []
         entry = message.provider_data.get(self.provider)
-        body = None
-        if message.hosted_tools:
-            body = self._hosted_body(message, message.content, entry, index)
-        if body is not None:
-            parts.extend(body)
-        else:
+        body = (
+            self._hosted_body(message, message.content, entry, index)
+            if message.hosted_tools
+            else None
+        )
+        if body is None:
             signed = self._model_text(message.content, entry, index)
             if signed is not None:
                 parts.append(signed)
+        else:
+            parts.extend(body)
         if parts:
             self.sink.add("model", parts, index)
 

@@ -89,6 +89,8 @@ _VIDEO_SUFFIX_TYPES: Final = {
 }
 
 Media = ImageMessage | DocumentMessage | AudioMessage | VideoMessage
+# What function_response.parts never take (API.md 19.7); a tuple: ``A | B`` is built per call.
+_NOT_IN_RESULTS: Final = (AudioMessage, VideoMessage)
 _FILES_API: Final = "https://generativelanguage.googleapis.com/v1beta/"
 
 
@@ -147,7 +149,7 @@ class MediaParts:
             omitted = omitted_detail(item, provider="Gemini", field_prefix=field_prefix)
             if omitted is not None:
                 self.recorder.record(index, "omitted", omitted)
-        if allowed is not None and isinstance(item, AudioMessage | VideoMessage):
+        if allowed is not None and isinstance(item, _NOT_IN_RESULTS):
             # function_response.parts take images, PDFs and text only (API.md 19.7).
             self._unsupported(index, f"{media_kind(item)} in a tool result{_where(field_prefix)}")
             return None

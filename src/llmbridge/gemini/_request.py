@@ -183,8 +183,11 @@ def to_gemini(
     call, ``response`` ``{"output": text}`` (``{"error": text}`` for ``is_error``); ``args`` are the
     parsed arguments; signatures come back from ``provider_data[provider]["thought_signature"]``
     (calls and texts) and ``Reasoning.signature`` (thought parts, only reasoning of ``provider``;
-    other reasoning is ``"omitted"``); in the current turn, a model content whose first call has no
-    such signature gets ``SKIP_THOUGHT_SIGNATURE`` on it (``"repaired"``). Images: png, jpeg and
+    other reasoning is ``"omitted"``); hosted tool calls of ``provider`` (code execution) go back
+    as their recorded parts where they were in the text, another provider's are ``"omitted"``;
+    citations are not sent (a request has no field for them); in the current turn, a model
+    content whose first call has no such signature gets ``SKIP_THOUGHT_SIGNATURE`` on it
+    (``"repaired"``). Images: png, jpeg and
     webp bytes inline (20 MB per request), ``gs://`` and Files API URIs as ``file_data``; GIF and
     other URLs are not supported (dropped with a note; strict: ``UnsupportedMessageError``). Video:
     bytes inline, ``gs://``, Files API and YouTube watch URLs as ``file_data``; Gemini files
