@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from llmbridge import LLMBridgeError, Message, MessageEnvelope, ToolCallResultMessage
 from llmbridge.gemini import GeminiStreamAggregator, to_gemini
 from llmbridge.gemini._contents import ContentSink
-from llmbridge.gemini._response import join_parts
+from llmbridge.gemini._joiner import join_parts
 from llmbridge.testing import gemini_function_call_part, gemini_text_part
 from tests.corpus import AGENT
 from tests.strategies import conversations

@@ -335,25 +335,27 @@ async def test_a_reply_with_neither_text_nor_calls_is_empty(
         from_gemini(response, agent_name=AGENT)
 
 
-CODE_PART = {"executableCode": {"language": "PYTHON", "code": "print(1)"}}
+# A model-made image (Gemini image generation): replies have no neutral form for it. (Code
+# execution parts have one since API.md 19.5: tests/gemini/test_hosted.py.)
+IMAGE_PART = {"inlineData": {"mimeType": "image/png", "data": base64.b64encode(b"png").decode()}}
 
 
 async def test_a_part_with_no_neutral_form_is_dropped_with_a_note(
     router: respx.Router, caplog: pytest.LogCaptureFixture
 ) -> None:
-    response = await fetch(router, gemini_response([CODE_PART, gemini_text_part("1")]))
+    response = await fetch(router, gemini_response([IMAGE_PART, gemini_text_part("1")]))
 
     with caplog.at_level(logging.WARNING, logger="llmbridge"):
         reply = from_gemini(response, agent_name=AGENT)
 
     assert reply.get_content() == "1"
-    assert "executable_code" in caplog.text
+    assert "inline_data" in caplog.text
 
 
 async def test_strict_mode_refuses_a_part_with_no_neutral_form(router: respx.Router) -> None:
-    response = await fetch(router, gemini_response([CODE_PART, gemini_text_part("1")]))
+    response = await fetch(router, gemini_response([IMAGE_PART, gemini_text_part("1")]))
 
-    with pytest.raises(UnsupportedMessageError, match="executable_code"):
+    with pytest.raises(UnsupportedMessageError, match="inline_data"):
         from_gemini(response, agent_name=AGENT, strict_mode=True)
 
 

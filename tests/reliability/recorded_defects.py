@@ -8,7 +8,11 @@ from dataclasses import dataclass
 
 _G = "gemini/"
 _MATRIX = "test_multimodal_tool_return_matrix"
-_VIDEO = "video (inline or file_data): API.md 19.2 (VideoMessage) is not implemented yet"
+_VIDEO_METADATA = "a part holding only videoMetadata: no neutral form (VideoMessage has no clip)"
+_VIDEO_URL = (
+    "a video file_data URI that is not gs://, Files API or YouTube: to_gemini does not send "
+    "it (API.md 19.2), so the importer keeps the content as it is"
+)
 _STORED = "answers a call made in a stored response (previous_response_id / conversation)"
 
 # Cases whose lenient import keeps an envelope on purpose: case id -> why.
@@ -17,17 +21,10 @@ ENVELOPES: dict[str, str] = {
         "Gemini 3 server-side toolCall / toolResponse parts: no neutral form (API.md 19.5 "
         "names executable_code only)"
     ),
-    "gemini/test_google_model_video_as_binary_content_input_with_vendor_metadata#0": _VIDEO,
-    "gemini/test_google_url_input[VideoUrl]#0": _VIDEO,
-    f"{_G}{_MATRIX}[direct-uploaded_file-video-google_2_5]#1": _VIDEO,
-    f"{_G}{_MATRIX}[direct-uploaded_file-video-google_gemini3]#2": _VIDEO,
-    f"{_G}{_MATRIX}[tool_return_content-uploaded_file-video-google_2_5]#1": _VIDEO,
-    "gemini/test_google_url_input[AudioUrl (gs)]#0": (
-        "audio by URI: AudioMessage takes bytes only until API.md 19.1"
+    "gemini/test_google_model_video_as_binary_content_input_with_vendor_metadata#0": (
+        _VIDEO_METADATA
     ),
-    f"{_G}{_MATRIX}[direct-uploaded_file-audio-google_2_5]#1": (
-        "audio by Files API URI: AudioMessage takes bytes only until API.md 19.1"
-    ),
+    "gemini/test_google_url_input[VideoUrl]#0": _VIDEO_URL,
     "openai-responses/test_openai_responses_compact_stateful_mode#3": (
         "a compaction item: not in the contract"
     ),
@@ -95,12 +92,7 @@ DEFECTS: tuple[Defect, ...] = (
         "which reject it",
         (
             f"{_G}test_google_model_video_as_binary_content_input_with_vendor_metadata#0",
-            f"{_G}test_google_url_input[AudioUrl (gs)]#0",
             f"{_G}test_google_url_input[VideoUrl]#0",
-            f"{_G}{_MATRIX}[direct-uploaded_file-audio-google_2_5]#1",
-            f"{_G}{_MATRIX}[direct-uploaded_file-video-google_2_5]#1",
-            f"{_G}{_MATRIX}[direct-uploaded_file-video-google_gemini3]#2",
-            f"{_G}{_MATRIX}[tool_return_content-uploaded_file-video-google_2_5]#1",
         ),
         _GEMINI_CONTENT,
     ),

@@ -19,8 +19,8 @@ except ImportError as exc:
 
 from llmbridge.gemini._agent import GeminiChatAgent
 from llmbridge.gemini._connector import GeminiMessageConnector
-from llmbridge.gemini._convert import SKIP_THOUGHT_SIGNATURE
 from llmbridge.gemini._import import from_gemini_contents
+from llmbridge.gemini._model_turn import SKIP_THOUGHT_SIGNATURE
 from llmbridge.gemini._request import GeminiRequest, to_gemini
 from llmbridge.gemini._response import from_gemini
 from llmbridge.gemini._stream import GeminiStreamAggregator

@@ -10,7 +10,7 @@ rule violations raise ``InvalidMessageError`` in both modes.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
 from llmbridge import (
@@ -21,17 +21,18 @@ from llmbridge import (
     Message,
     MessageEnvelope,
     MultiModalMessage,
-    Reasoning,
     Role,
     TextMessage,
     ToolCallAggregateMessage,
     ToolCallMessage,
     ToolCallResultMessage,
     UnsupportedMessageError,
+    VideoMessage,
 )
-from llmbridge.gemini._arguments import checked_signature, parse_arguments
+from llmbridge.gemini._arguments import parse_arguments
 from llmbridge.gemini._contents import Part, Sink
 from llmbridge.gemini._media import MediaParts
+from llmbridge.gemini._model_turn import TEXT_AFTER_CALLS, ModelTurn
 from llmbridge.gemini._results import result_answer, result_parts
 from llmbridge.kit import (
     MessageDispatcher,
@@ -44,16 +45,8 @@ from llmbridge.kit import (
     unsupported_envelope,
 )
 
-__all__ = ["ENVELOPE_ROLES", "SKIP_THOUGHT_SIGNATURE", "TEXT_AFTER_CALLS", "Converter"]
+__all__ = ["ENVELOPE_ROLES", "Converter"]
 
-SKIP_THOUGHT_SIGNATURE: Final = "skip_thought_signature_validator"
-"""Google's documented bypass value for a function call without a signature of its own.
-
-It reaches the wire literally (the SDK sends a ``str`` in a bytes field unchanged), never as
-base64 of the string, which the API rejects as a corrupted signature."""
-TEXT_AFTER_CALLS: Final = "text_after_calls"
-"""The ``provider_data[tag]`` key of a ``ToolCallMessage`` whose model turn ended in an empty
-text part after its calls: the part's fields but its text (``{}`` or its signature)."""
 ENVELOPE_ROLES: Final = frozenset({"user", "model", "system"})
 """The roles of content dicts passed through in envelopes (``system`` goes to the
 ``system_instruction``)."""
@@ -66,7 +59,7 @@ def _has_parts(payload: dict[str, Any]) -> bool:
     return isinstance(parts, list) and bool(parts) and all(isinstance(p, dict) for p in parts)
 
 
-class Converter(MessageDispatcher):
+class Converter(ModelTurn, MessageDispatcher):
     """Converts one neutral message at a time into ``sink`` (``convert`` dispatches on type).
 
     ``provider`` is the tag (``"gemini"`` or ``"vertex"``) whose reasoning and signatures are
@@ -96,46 +89,6 @@ class Converter(MessageDispatcher):
         )
         return parts if prefix is None else [{"text": prefix}, *parts]
 
-    def _text_part(self, text: str, index: int, field: str) -> Part | None:
-        if not text.isascii():  # check_text's own first test, inline: one call less per text
-            check_text(text, index=index, field=field)
-        if text and not text.isspace():
-            return {"text": text}
-        self.recorder.record(index, "dropped", "empty or whitespace-only text", field=field)
-        return None
-
-    @staticmethod
-    def _signature(entry: Any, index: int, field: str) -> str | None:
-        """The ``thought_signature`` in ``entry`` (``provider_data[provider]``), checked."""
-        signature = entry.get("thought_signature") if isinstance(entry, Mapping) else None
-        if signature is None or signature == SKIP_THOUGHT_SIGNATURE:
-            return signature
-        return checked_signature(signature, index, field)
-
-    def _thoughts(self, reasoning: Sequence[Reasoning], index: int) -> list[Part]:
-        parts: list[Part] = []
-        omitted: list[str] = []
-        for position, item in enumerate(reasoning):
-            if item.provider != self.provider:
-                omitted.append(repr(item.provider))
-                continue
-            field = f"reasoning[{position}]"
-            check_text(item.text, index=index, field=f"{field}.text")
-            if not item.text and not item.signature:
-                omitted.append("empty")
-                continue
-            part: Part = {"text": item.text, "thought": True}
-            if item.signature:
-                part["thought_signature"] = checked_signature(
-                    item.signature, index, f"{field}.signature"
-                )
-            parts.append(part)
-        if omitted:
-            self.recorder.record(
-                index, "omitted", f"reasoning not sent to Gemini ({', '.join(omitted)})"
-            )
-        return parts
-
     def _function_name(self, name: str, position: int, index: int) -> str:
         if _FUNCTION_NAME.fullmatch(name):
             return name
@@ -163,6 +116,15 @@ class Converter(MessageDispatcher):
             )
 
     # -- one handler per message type ----------------------------------------------------
+
+    def convert(self, message: Message, index: int) -> None:
+        """Convert ``message`` through its handler: a ``VideoMessage`` (which only Gemini
+        takes, API.md 19.2, and the kit's dispatcher does not route) is a media message here;
+        every other type as the kit dispatches."""
+        if message.__class__ is VideoMessage:
+            self.media_message(message, index)
+        else:
+            MessageDispatcher.convert(self, message, index)
 
     def text(self, message: TextMessage, index: int) -> None:
         """SYSTEM -> system instruction; self -> model (thought parts first); no sender -> its
@@ -193,32 +155,34 @@ class Converter(MessageDispatcher):
             part = self._text_part(message.content, index, "content")
             if message.reasoning:
                 self.recorder.record(index, "omitted", "reasoning is not sent in a user turn")
+            if message.hosted_tools:
+                self.recorder.record(
+                    index, "omitted", "hosted tool calls are not sent in a user turn"
+                )
             if part is not None:
                 parts = [part] if from_ is None else self._sender([part], from_, index)
                 self.sink.add("user", parts, index)
             return
         parts = self._thoughts(message.reasoning, index) if message.reasoning else []
-        signed = self._model_text(message.content, message.provider_data.get(self.provider), index)
-        if signed is not None:
-            parts.append(signed)
+        entry = message.provider_data.get(self.provider)
+        body = (
+            self._hosted_body(message, message.content, entry, index)
+            if message.hosted_tools
+            else None
+        )
+        if body is None:
+            signed = self._model_text(message.content, entry, index)
+            if signed is not None:
+                parts.append(signed)
+        else:
+            parts.extend(body)
         if parts:
             self.sink.add("model", parts, index)
 
-    def _model_text(self, text: str, entry: Any, index: int) -> Part | None:
-        """A model text part with the signature in ``entry`` (``provider_data[provider]``, or
-        ``None``); an empty text is kept only when signed."""
-        signature = None
-        if entry is not None:
-            signature = self._signature(entry, index, f"provider_data[{self.provider!r}]")
-        if signature is None:
-            return self._text_part(text, index, "content")
-        check_text(text, index=index, field="content")
-        return {"text": text, "thought_signature": signature}
-
     def media_message(
-        self, message: ImageMessage | DocumentMessage | AudioMessage, index: int
+        self, message: ImageMessage | DocumentMessage | AudioMessage | VideoMessage, index: int
     ) -> None:
-        """A user image, document or audio part; from self: ``InvalidMessageError``."""
+        """A user image, document, audio or video part; from self: ``InvalidMessageError``."""
         name = type(message).__name__
         self._not_from_self(message, index, f"{'an' if name[0] in 'AEIOU' else 'a'} {name}")
         part = self.media.part(message, index)
@@ -261,8 +225,14 @@ class Converter(MessageDispatcher):
         parts = self._thoughts(message.reasoning, index) if message.reasoning else []
         provider = self.provider
         own = message.provider_data.get(provider)
-        signed = isinstance(own, Mapping) and own.get("thought_signature") is not None
-        if message.content or signed:
+        body = None
+        if message.hosted_tools:
+            body = self._hosted_body(message, message.content or "", own, index)
+        if body is not None:
+            parts.extend(body)
+        elif message.content or (
+            isinstance(own, Mapping) and own.get("thought_signature") is not None
+        ):
             text = self._model_text(message.content or "", own, index)
             if text is not None:
                 parts.append(text)
@@ -291,13 +261,6 @@ class Converter(MessageDispatcher):
         if after is not None and isinstance(after, Mapping):
             parts.append(self._text_after_calls(after, index))
         self.sink.add_calls(parts, calls, index)
-
-    def _text_after_calls(self, after: Mapping[str, Any], index: int) -> Part:
-        """The empty text part that followed the calls of an imported turn (the SDK's ``Chat``
-        records a streamed turn so), with its signature."""
-        field = f"provider_data[{self.provider!r}][{TEXT_AFTER_CALLS!r}]"
-        signature = self._signature(after, index, field)
-        return {"text": ""} if signature is None else {"text": "", "thought_signature": signature}
 
     def tool_results(self, message: ToolCallResultMessage, index: int) -> None:
         """A user content of ``function_response`` parts for the calls whose result is not

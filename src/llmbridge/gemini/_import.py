@@ -24,7 +24,7 @@ from llmbridge import (
     ToolCallMessage,
     ToolCallResultMessage,
 )
-from llmbridge.gemini._convert import TEXT_AFTER_CALLS
+from llmbridge.gemini._hosted import HOSTED_FIELDS, SIGNED_TEXT, HostedCalls
 from llmbridge.gemini._import_parts import (
     ROLE_KINDS,
     Part,
@@ -34,6 +34,7 @@ from llmbridge.gemini._import_parts import (
     snake_part,
     user_content,
 )
+from llmbridge.gemini._model_turn import TEXT_AFTER_CALLS
 from llmbridge.kit import TurnImporter, Unmapped
 
 __all__ = ["from_gemini_contents"]
@@ -43,6 +44,32 @@ _RESPONSE_FIELDS: Final = frozenset({"name", "id", "response", "parts"})
 
 def _is_empty_text(part: Part) -> bool:
     return part.get("text") == "" and not part.get("thought")
+
+
+def _is_thought_text(part: Part) -> bool:
+    return bool(part.get("thought")) and "text" in part
+
+
+def _is_text(part: Part) -> bool:
+    return "text" in part and not part.get("thought")
+
+
+class _Turn:
+    """Where the import of one model turn is: the next part, and the calls and hosted calls
+    read so far (ids of calls without one count them)."""
+
+    __slots__ = ("calls", "hosted", "position")
+
+    def __init__(self) -> None:
+        self.position = 0
+        self.calls = 0
+        self.hosted = 0
+
+    def take_hosted(self, parts: Sequence[Part], hosted: HostedCalls, offset: int) -> None:
+        """Take the code parts from ``position`` on into ``hosted``, at ``offset``."""
+        while self.position < len(parts) and HOSTED_FIELDS.intersection(parts[self.position]):
+            hosted.add(parts[self.position], offset)
+            self.position += 1
 
 
 def _answer(answer: Any, parts: Any) -> tuple[Any, bool] | Unmapped:
@@ -162,57 +189,75 @@ class _Importer(TurnImporter):
         return tool_call
 
     def _model(self, parts: Sequence[Part]) -> list[Message] | Unmapped:
-        """Segments of thought parts, at most one text part, then calls: one message each; an
-        empty text part that ends the turn after calls goes with them (``TEXT_AFTER_CALLS``)."""
+        """One message per segment of the turn (``_segment``)."""
         out: list[Message] = []
-        position = 0
-        turn_calls = 0
-        while position < len(parts):
-            reasoning: list[Reasoning] = []
-            while position < len(parts) and parts[position].get("thought"):
-                part = parts[position]
-                signature = part.get("thought_signature")
-                reasoning.append(
-                    Reasoning(part["text"], signature=signature, provider=self.provider)
-                )
-                position += 1
-            text: Part | None = None
-            if position < len(parts) and "text" in parts[position]:
-                text = parts[position]
-                position += 1
-            calls: list[ToolCall] = []
-            while position < len(parts) and "function_call" in parts[position]:
-                if turn_calls == 0:
-                    self.open = []  # a new call turn: earlier calls are no longer answered
-                call = self._call(parts[position], turn_calls)
-                if isinstance(call, Unmapped):
-                    return call
-                calls.append(call)
-                position += 1
-                turn_calls += 1
-            data = self._signed(text) if text is not None else {}
-            content = text["text"] if text is not None else None
-            if not calls:
-                out.append(
-                    TextMessage(
-                        Role.ASSISTANT,
-                        content or "",
-                        self.agent_name,
-                        reasoning=reasoning,
-                        provider_data=data,
-                    )
-                )
-                continue
-            if position == len(parts) - 1 and _is_empty_text(parts[position]):
-                after = self._signed(parts[position]).get(self.provider, {})
-                data = {self.provider: {**data.get(self.provider, {}), TEXT_AFTER_CALLS: after}}
-                position += 1
-            out.append(
-                ToolCallMessage(
-                    calls, self.agent_name, content=content, reasoning=reasoning, provider_data=data
-                )
-            )
+        turn = _Turn()
+        while turn.position < len(parts):
+            message = self._segment(parts, turn)
+            if isinstance(message, Unmapped):
+                return message
+            out.append(message)
         return out
+
+    def _segment(self, parts: Sequence[Part], turn: _Turn) -> Message | Unmapped:
+        """Thought parts, code parts, at most one text part, code parts, then calls, from
+        ``turn.position``: one message, its code parts its ``hosted_tools`` (offset 0 before the
+        text, the text's length after it); an empty text part that ends the turn after calls
+        goes with them (``TEXT_AFTER_CALLS``)."""
+        reasoning: list[Reasoning] = []
+        while turn.position < len(parts) and _is_thought_text(parts[turn.position]):
+            part = parts[turn.position]
+            signature = part.get("thought_signature")
+            reasoning.append(Reasoning(part["text"], signature=signature, provider=self.provider))
+            turn.position += 1
+        hosted = HostedCalls(self.provider, first=turn.hosted)
+        turn.take_hosted(parts, hosted, 0)
+        before = hosted.started  # the text is the piece after these calls (SIGNED_TEXT)
+        text: Part | None = None
+        if turn.position < len(parts) and _is_text(parts[turn.position]):
+            text = parts[turn.position]
+            turn.position += 1
+            turn.take_hosted(parts, hosted, len(text["text"]))
+        calls: list[ToolCall] = []
+        while turn.position < len(parts) and "function_call" in parts[turn.position]:
+            if turn.calls == 0:
+                self.open = []  # a new call turn: earlier calls are no longer answered
+            call = self._call(parts[turn.position], turn.calls)
+            if isinstance(call, Unmapped):
+                return call
+            calls.append(call)
+            turn.position += 1
+            turn.calls += 1
+        try:
+            hosted_tools = hosted.calls()
+        except InvalidMessageError as error:  # a code record that is not JSON (a NaN)
+            return Unmapped("parts", error.reason)
+        turn.hosted += len(hosted_tools)
+        data = self._signed(text) if text is not None else {}
+        if data and before != len(hosted_tools):
+            data = {self.provider: {**data[self.provider], SIGNED_TEXT: before}}
+        content = text["text"] if text is not None else None
+        if not calls:
+            return TextMessage(
+                Role.ASSISTANT,
+                content or "",
+                self.agent_name,
+                reasoning=reasoning,
+                provider_data=data,
+                hosted_tools=hosted_tools,
+            )
+        if turn.position == len(parts) - 1 and _is_empty_text(parts[turn.position]):
+            after = self._signed(parts[turn.position]).get(self.provider, {})
+            data = {self.provider: {**data.get(self.provider, {}), TEXT_AFTER_CALLS: after}}
+            turn.position += 1
+        return ToolCallMessage(
+            calls,
+            self.agent_name,
+            content=content,
+            reasoning=reasoning,
+            provider_data=data,
+            hosted_tools=hosted_tools,
+        )
 
     def read(self, content: Any) -> list[Message] | Unmapped:
         role = content.get("role") if isinstance(content, Mapping) else None
@@ -280,12 +325,16 @@ def from_gemini_contents(
     position among the turn's calls, as ``from_gemini`` does; each call's signature in its
     ``provider_data``); an empty text part that ends a turn after its calls is kept in the
     message's ``provider_data[provider]["text_after_calls"]``, so ``to_gemini`` sends it back.
+    ``executable_code`` / ``code_execution_result`` parts (``thought: true`` ones too) are the
+    ``hosted_tools`` of the message whose text they precede or follow (API.md 19.5), their
+    parts and offset in its ``provider_data``, as ``from_gemini`` reads a reply's.
     User ``function_response`` parts become a ``ToolCallResultMessage`` with the names and
     arguments of the calls they answer (by id; a response without an id answers the first
     unanswered call of its name in the latest call turn): ``{"output": text}`` a text result,
     ``{"error": text}`` an ``is_error`` one, any other object a structured result. Other user
-    parts become a ``TextMessage``, an ``ImageMessage`` / ``DocumentMessage`` / ``AudioMessage``
-    (inline bytes in either base64 alphabet, or a ``file_data`` URI) or a
+    parts become a ``TextMessage``, an ``ImageMessage`` / ``DocumentMessage`` / ``AudioMessage`` /
+    ``VideoMessage`` (inline bytes in either base64 alphabet, or a ``file_data`` URI: video by
+    the URLs ``to_gemini`` sends for one, audio as a Gemini file reference) or a
     ``MultiModalMessage``. camelCase field names (``functionCall``, ``inlineData``,
     ``thoughtSignature``, ``mimeType``...) read as the snake_case ones. A content that cannot
     be mapped (a malformed or unknown part or key, a response answering no earlier call, media

@@ -23,7 +23,9 @@ from llmbridge import (
     MultiModalMessage,
     Role,
     TextMessage,
+    VideoMessage,
 )
+from llmbridge.gemini._media import YOUTUBE_WATCH, is_video_uri
 from llmbridge.kit import Unmapped
 
 __all__ = [
@@ -61,17 +63,25 @@ _SNAKE: Final[Mapping[str, str]] = {
 _RECORDS: Final = frozenset({"inline_data", "file_data", "function_call", "function_response"})
 
 # The keys of each part kind to_gemini writes; a part with any other key (video_metadata, a
-# server-side tool) has no neutral form and keeps its content as an envelope.
+# Gemini 3 server-side tool_call) has no neutral form and keeps its content as an envelope.
 _PART_KEYS: Final[Mapping[str, frozenset[str]]] = {
     "text": frozenset({"text", "thought", "thought_signature"}),
     "function_call": frozenset({"function_call", "thought_signature"}),
     "function_response": frozenset({"function_response"}),
     "inline_data": frozenset({"inline_data"}),
     "file_data": frozenset({"file_data"}),
+    # Code execution (API.md 19.5): a reply's thought pass runs code too (thought: true).
+    "executable_code": frozenset({"executable_code", "thought", "thought_signature"}),
+    "code_execution_result": frozenset({"code_execution_result", "thought", "thought_signature"}),
 }
 ROLE_KINDS: Final[Mapping[str, frozenset[str]]] = {
     "user": frozenset({"text", "function_response", "inline_data", "file_data"}),
-    "model": frozenset({"text", "function_call"}),
+    "model": frozenset({"text", "function_call", "executable_code", "code_execution_result"}),
+}
+# What each code part's record holds, by the type its values must have (None: absent).
+_CODE_FIELDS: Final[Mapping[str, Mapping[str, type]]] = {
+    "executable_code": {"code": str, "language": str, "id": str},
+    "code_execution_result": {"outcome": str, "output": str, "id": str},
 }
 
 
@@ -132,7 +142,14 @@ def part_problem(role: str, part: Part, position: int) -> Unmapped | None:
     if kind == "text" and not isinstance(part["text"], str):
         return Unmapped(f"parts[{position}].text", "text must be a string")
     if (part.get("thought") and role != "model") or part.get("thought") not in (None, True):
-        return Unmapped(f"parts[{position}].thought", "thought: true only on model text")
+        return Unmapped(f"parts[{position}].thought", "thought: true only on model parts")
+    if kind in _CODE_FIELDS:
+        record = part[kind]
+        fields = _CODE_FIELDS[kind]
+        if not isinstance(record, Mapping) or not all(
+            isinstance(record.get(key), kind_type | None) for key, kind_type in fields.items()
+        ):
+            return Unmapped(f"parts[{position}].{kind}", f"{kind} fields are text")
     if not isinstance(part.get("thought_signature", ""), str):
         return Unmapped(f"parts[{position}].thought_signature", "a signature is base64 text")
     return None
@@ -149,7 +166,7 @@ def decoded_base64(text: str) -> bytes | None:
 
 
 _DOCUMENT_TYPES: Final = frozenset({"application/pdf", "text/plain"})
-Media = ImageMessage | DocumentMessage | AudioMessage
+Media = ImageMessage | DocumentMessage | AudioMessage | VideoMessage
 
 
 def _inline(blob: Any) -> Media | Unmapped:
@@ -159,7 +176,7 @@ def _inline(blob: Any) -> Media | Unmapped:
     if not (isinstance(mime, str) and isinstance(data, str)):
         return Unmapped("inline_data", "mime_type and data must be text")
     kind = mime.partition("/")[0]
-    if kind not in ("image", "audio") and mime not in _DOCUMENT_TYPES:
+    if kind not in ("image", "audio", "video") and mime not in _DOCUMENT_TYPES:
         return Unmapped("inline_data", f"no neutral form for inline {mime!r}")
     raw = decoded_base64(data)
     if raw is None:
@@ -168,24 +185,35 @@ def _inline(blob: Any) -> Media | Unmapped:
         return ImageMessage(Role.USER, data=raw, media_type=mime)
     if kind == "audio":
         return AudioMessage(Role.USER, data=raw, media_type=mime)
+    if kind == "video":
+        return VideoMessage(Role.USER, data=raw, media_type=mime)
     return DocumentMessage(Role.USER, data=raw, media_type=mime)
 
 
 def _file(file_data: Any) -> Media | Unmapped:
+    """A ``file_data`` part: video by the URLs ``to_gemini`` sends for a video (``gs://``,
+    Files API, YouTube watch), audio as a Gemini file reference (the URI its ``file_id``),
+    images and documents by URL."""
     if isinstance(file_data, Mapping) and set(file_data) <= {"file_uri", "mime_type"}:
         uri, mime = file_data.get("file_uri"), file_data.get("mime_type")
         if not (isinstance(uri, str) and (mime is None or isinstance(mime, str))):
             return Unmapped("file_data", "file_uri and mime_type must be text")
+        if (mime is None and uri.startswith(YOUTUBE_WATCH)) or (mime or "").startswith("video/"):
+            if not is_video_uri(uri):
+                return Unmapped("file_data", "a video URL to_gemini does not send (no fetching)")
+            return VideoMessage(Role.USER, uri, media_type=mime)
+        if mime is not None and mime.startswith("audio/"):
+            return AudioMessage(Role.USER, file_id=uri, file_provider="gemini", media_type=mime)
         if mime is None or mime.startswith("image/"):
             return ImageMessage(Role.USER, uri, media_type=mime)
         if mime in _DOCUMENT_TYPES:
             return DocumentMessage(Role.USER, uri, media_type=mime)
-    return Unmapped("file_data", "only image and document file_data have a neutral form")
+    return Unmapped("file_data", "only image, document, audio and video file_data have a form")
 
 
 def media(part: Part) -> Media | Unmapped:
-    """An ``inline_data`` or ``file_data`` part as an image, document or audio message; media
-    the neutral model refuses (empty bytes, a bad URL) are ``Unmapped``."""
+    """An ``inline_data`` or ``file_data`` part as an image, document, audio or video message;
+    media the neutral model refuses (empty bytes, a bad URL) are ``Unmapped``."""
     try:
         return _inline(part["inline_data"]) if "inline_data" in part else _file(part["file_data"])
     except InvalidMessageError as error:
@@ -209,8 +237,11 @@ def result_parts(text: str, parts: Any) -> str | tuple[ResultPart, ...] | Unmapp
         item = media(part)
         if isinstance(item, Unmapped):
             return item
-        if isinstance(item, AudioMessage):
-            return Unmapped("function_response.parts", "a tool result holds no audio")
+        if isinstance(item, AudioMessage | VideoMessage):
+            # to_gemini never sends them there: function_response.parts take images, PDFs, text.
+            return Unmapped(
+                "function_response.parts", "a Gemini tool result holds no audio or video"
+            )
         items.append(item)
     return tuple(items)
 

@@ -15,7 +15,8 @@ from typing import Any, cast
 
 from llmbridge import ConversionNote, InvalidMessageError, Message
 from llmbridge.gemini._contents import ContentSink, Part, PayloadSink
-from llmbridge.gemini._convert import ENVELOPE_ROLES, SKIP_THOUGHT_SIGNATURE, Converter
+from llmbridge.gemini._convert import ENVELOPE_ROLES, Converter
+from llmbridge.gemini._model_turn import SKIP_THOUGHT_SIGNATURE
 from llmbridge.kit import (
     NamePolicy,
     NoteRecorder,
@@ -182,10 +183,16 @@ def to_gemini(
     call, ``response`` ``{"output": text}`` (``{"error": text}`` for ``is_error``); ``args`` are the
     parsed arguments; signatures come back from ``provider_data[provider]["thought_signature"]``
     (calls and texts) and ``Reasoning.signature`` (thought parts, only reasoning of ``provider``;
-    other reasoning is ``"omitted"``); in the current turn, a model content whose first call has no
-    such signature gets ``SKIP_THOUGHT_SIGNATURE`` on it (``"repaired"``). Images: png, jpeg and
+    other reasoning is ``"omitted"``); hosted tool calls of ``provider`` (code execution) go back
+    as their recorded parts where they were in the text, another provider's are ``"omitted"``;
+    citations are not sent (a request has no field for them); in the current turn, a model
+    content whose first call has no such signature gets ``SKIP_THOUGHT_SIGNATURE`` on it
+    (``"repaired"``). Images: png, jpeg and
     webp bytes inline (20 MB per request), ``gs://`` and Files API URIs as ``file_data``; GIF and
-    other URLs are not supported (dropped with a note; strict: ``UnsupportedMessageError``). Empty
+    other URLs are not supported (dropped with a note; strict: ``UnsupportedMessageError``). Video:
+    bytes inline, ``gs://``, Files API and YouTube watch URLs as ``file_data``; Gemini files
+    (``file_provider="gemini"``, a bare ``files/<name>`` expanded) as ``file_data``; audio and
+    video in a tool result are not supported (its parts take images, PDFs and text). Empty
     text is dropped (strict raises). ``name_policy``: other agents' names dropped (a lossy note) or
     carried as a ``"[name] "`` text part first. With ``check_pairing`` the tool-pairing step runs
     and the request must start and end with a user content. ``scans`` (a ``kit.ScanCache``; a

@@ -10,31 +10,36 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from google.genai import types
 
 from llmbridge import (
+    HostedToolCall,
     Message,
     MessageEnvelope,
     ProviderResponseError,
     Reasoning,
+    TextMessage,
     ToolCall,
+    ToolCallMessage,
     UnsupportedMessageError,
     Usage,
 )
+from llmbridge.gemini._citations import reply_citations
 from llmbridge.gemini._errors import PROVIDER
-from llmbridge.gemini._partial_args import PartialCall, is_piece
+from llmbridge.gemini._hosted import HOSTED_FIELDS, SIGNED_TEXT, HostedCalls, reply_hosted_part
+from llmbridge.gemini._joiner import join_parts
 from llmbridge.kit import NoteRecorder, ReplyParts, build_reply, log_notes
 
 __all__ = [
     "CONTENT_FILTER_REASONS",
     "FINISH_REASONS",
-    "PartJoiner",
+    "GeminiReply",
     "arguments_json",
     "fallback_call_id",
     "from_gemini",
-    "join_parts",
     "neutral_usage",
     "reply_parts",
     "signature_text",
@@ -59,7 +64,9 @@ CONTENT_FILTER_REASONS: Final = frozenset(
 """Finish reasons that mean Google's filters stopped the reply (``ContentFilteredError``)."""
 
 # The Part fields this module reads; any other data field has no neutral form.
-_KNOWN_FIELDS: Final = frozenset({"text", "thought", "thought_signature", "function_call"})
+_KNOWN_FIELDS: Final = frozenset(
+    {"text", "thought", "thought_signature", "function_call", *HOSTED_FIELDS}
+)
 
 
 def signature_text(signature: bytes | None) -> str | None:
@@ -97,111 +104,6 @@ def neutral_usage(usage: types.GenerateContentResponseUsageMetadata | None) -> U
     )
 
 
-class PartJoiner:
-    """Joins text pieces that belong to one part, a part at a time (see ``join_parts``).
-
-    ``add`` takes the part with the fields the caller has read already (a stream reads them for
-    its updates; attribute access on SDK models is what a stream pays most for), so each field
-    is read once. ``parts()`` is what has been joined so far; it never changes a part given.
-    """
-
-    __slots__ = ("_call", "_joined", "_open", "_pieces")
-
-    def __init__(self) -> None:
-        self._joined: list[types.Part] = []
-        self._pieces: list[str] = []  # the text pieces of the last part joined so far
-        # Whether the last part is thought text (True) or text (False) that a later text piece
-        # of the same kind continues; None when none may (a call, a signed part, no part).
-        self._open: bool | None = None
-        self._call: PartialCall | None = None  # a call streamed in pieces, not ended yet
-
-    def add(
-        self,
-        part: types.Part,
-        text: str | None,
-        call: types.FunctionCall | None,
-        thought: bool | None,
-    ) -> types.FunctionCall | None:
-        """Take ``part``, whose ``text``, ``function_call`` and ``thought`` are given; return
-        the call it completes (a whole call, or the last piece of one), if any.
-
-        Raises ``ProviderResponseError`` for a malformed call piece (``_partial_args``) and
-        for another part inside a call's pieces."""
-        if self._call is not None or (call is not None and is_piece(call)):
-            return self._add_piece(part, call)
-        self._add(part, text, call, thought)
-        return call
-
-    def _add_piece(
-        self, part: types.Part, call: types.FunctionCall | None
-    ) -> types.FunctionCall | None:
-        if call is None:
-            raise ProviderResponseError(
-                "a streamed Gemini function call is malformed: another part came between its pieces"
-            )
-        if self._call is None:
-            self._call = PartialCall(part, call)
-        else:
-            self._call.add(call)
-        if self._call.open:
-            return None
-        whole = self._call.whole()
-        self._call = None
-        self._add(whole, None, whole.function_call, None)
-        return whole.function_call
-
-    def _add(self, part: types.Part, text: str | None, call: object, thought: bool | None) -> None:
-        signature = None
-        is_text = text is not None and call is None
-        if is_text:
-            signature = part.thought_signature
-            if self._open == bool(thought):
-                self._pieces.append(text or "")
-                if signature is not None:
-                    # A signature ends its part; a later piece's moves onto the joined part.
-                    last = self._joined[-1]
-                    self._joined[-1] = last.model_copy(update={"thought_signature": signature})
-                    self._open = None
-                return
-        if len(self._pieces) > 1:
-            self._joined[-1] = _with_text(self._joined[-1], self._pieces)
-        self._pieces = [text or ""] if is_text else []
-        self._joined.append(part)
-        self._open = bool(thought) if is_text and signature is None else None
-
-    def parts(self, *, complete: bool = True) -> list[types.Part]:
-        """The parts so far, text pieces of one part joined (a new list each time).
-
-        A call whose pieces have not ended is left out; with ``complete`` (the whole reply is
-        in) it raises ``ProviderResponseError`` instead."""
-        if complete and self._call is not None:
-            raise ProviderResponseError(
-                f"a streamed Gemini function call ({self._call.name!r}) is malformed: the reply "
-                "ended before its last piece"
-            )
-        joined = list(self._joined)
-        if len(self._pieces) > 1:
-            joined[-1] = _with_text(joined[-1], self._pieces)
-        return joined
-
-
-def join_parts(parts: Sequence[types.Part]) -> list[types.Part]:
-    """Join text pieces that belong to one part, as a stream delivers them.
-
-    A text part continues the previous one when both are text of the same kind (thought or not)
-    and the previous one carries no signature yet (a signature ends its part; a later piece's
-    signature moves onto the joined part). Other parts stay as they are. Never mutates ``parts``.
-    """
-    joiner = PartJoiner()
-    for part in parts:
-        joiner.add(part, part.text, part.function_call, part.thought)
-    return joiner.parts()
-
-
-def _with_text(part: types.Part, pieces: list[str]) -> types.Part:
-    return part.model_copy(update={"text": "".join(pieces)})
-
-
 def _drop(recorder: NoteRecorder, what: str) -> None:
     """The one lenient/strict decision for reply parts with no neutral form."""
     recorder.record(
@@ -224,17 +126,39 @@ def _unknown_fields(part: types.Part) -> list[str]:
 class _Gathered:
     """The neutral pieces of one reply's parts, in order."""
 
-    __slots__ = ("calls", "reasoning", "signature", "texts")
+    __slots__ = ("calls", "hosted", "length", "reasoning", "signature", "signed_text", "texts")
 
-    def __init__(self) -> None:
+    def __init__(self, provider: str) -> None:
         self.texts: list[str] = []
+        self.length = 0  # the characters of the texts so far: where a hosted call sits
         self.reasoning: list[Reasoning] = []
         self.calls: list[ToolCall] = []
+        self.hosted = HostedCalls(provider)
         self.signature: str | None = None
+        self.signed_text = 0  # the text segment (text split at hosted calls) it signs
+
+    def add_text(self, text: str, signature: str | None, recorder: NoteRecorder) -> None:
+        self.texts.append(text)
+        self.length += len(text)
+        if signature is not None and self.signature is None:
+            self.signature = signature
+            self.signed_text = self.hosted.started
+        elif signature is not None:
+            _drop(recorder, "the thought signatures of a second signed text part")
+
+    def provider_data(self, provider: str, hosted: int) -> dict[str, Any] | None:
+        """The message's ``provider_data``: its text signature, with the segment it signs when
+        that is not the last (the text ``to_gemini`` splits at the ``hosted`` calls)."""
+        if self.signature is None:
+            return None
+        entry: dict[str, Any] = {"thought_signature": self.signature}
+        if self.signed_text != hosted:
+            entry[SIGNED_TEXT] = self.signed_text
+        return {provider: entry}
 
 
 def _gather(parts: Sequence[types.Part], provider: str, recorder: NoteRecorder) -> _Gathered:
-    gathered = _Gathered()
+    gathered = _Gathered(provider)
     for part in parts:
         extra = _unknown_fields(part)
         signature = signature_text(part.thought_signature)
@@ -249,24 +173,43 @@ def _gather(parts: Sequence[types.Part], provider: str, recorder: NoteRecorder) 
                     provider_data=data,
                 )
             )
+        elif part.executable_code is not None or part.code_execution_result is not None:
+            gathered.hosted.add(reply_hosted_part(part, signature), gathered.length)
         elif part.thought and (part.text is not None or signature is not None):
             reasoning = Reasoning(part.text or "", signature=signature, provider=provider)
             gathered.reasoning.append(reasoning)
         elif part.text is not None or (signature is not None and not extra):
             # A signed empty text part (or a bare signature) signs the reply's text.
-            gathered.texts.append(part.text or "")
-            if signature is not None and gathered.signature is None:
-                gathered.signature = signature
-            elif signature is not None:
-                _drop(recorder, "the thought signatures of a second signed text part")
+            gathered.add_text(part.text or "", signature, recorder)
         if extra:
             _drop(recorder, f"parts with {', '.join(extra)}")
     return gathered
 
 
+@dataclass(frozen=True, slots=True)
+class GeminiReply:
+    """What one Gemini reply gives: the kit's ``ReplyParts``, the hosted tool calls and the
+    candidate (whose metadata holds the citations), read once for a response or a stream."""
+
+    parts: ReplyParts
+    hosted: tuple[HostedToolCall, ...] = ()
+    candidate: types.Candidate | None = None
+
+    def complete(
+        self, message: Message | None, provider: str, recorder: NoteRecorder
+    ) -> Message | None:
+        """``message`` (built from ``parts``) with the reply's citations and hosted calls."""
+        if not isinstance(message, TextMessage | ToolCallMessage) or self.candidate is None:
+            return message
+        citations = reply_citations(self.candidate, self.parts.text or "", provider, recorder)
+        if not citations and not self.hosted:
+            return message
+        return replace(message, citations=citations, hosted_tools=self.hosted)
+
+
 def reply_parts(
     response: types.GenerateContentResponse, *, provider: str, recorder: NoteRecorder
-) -> ReplyParts:
+) -> GeminiReply:
     """The neutral parts of one Gemini reply, the same for a response and a joined stream.
 
     Raises ``ProviderResponseError`` for more than one candidate. A blocked prompt (no
@@ -285,7 +228,7 @@ def reply_parts(
     feedback = response.prompt_feedback
     if not candidates:
         blocked = feedback is not None and feedback.block_reason is not None
-        return ReplyParts(usage=usage, content_filtered=blocked)
+        return GeminiReply(ReplyParts(usage=usage, content_filtered=blocked))
     candidate = candidates[0]
     reason = None if candidate.finish_reason is None else str(candidate.finish_reason.value)
     content = candidate.content
@@ -293,18 +236,17 @@ def reply_parts(
     finish_reason = None if reason is None else FINISH_REASONS.get(reason, reason)
     if gathered.calls and reason == "STOP":
         finish_reason = "tool_calls"
-    data = None
-    if gathered.signature is not None:
-        data = {provider: {"thought_signature": gathered.signature}}
-    return ReplyParts(
+    hosted = tuple(gathered.hosted.calls())
+    parts = ReplyParts(
         text="".join(gathered.texts),
         reasoning=tuple(gathered.reasoning),
         tool_calls=tuple(gathered.calls),
         finish_reason=finish_reason,
         usage=usage,
         content_filtered=reason in CONTENT_FILTER_REASONS,
-        provider_data=data,
+        provider_data=gathered.provider_data(provider, len(hosted)),
     )
+    return GeminiReply(parts, hosted, candidate)
 
 
 def from_gemini(
@@ -320,7 +262,10 @@ def from_gemini(
     an id gets ``f"{name}_{i}"``, ``i`` its position among the reply's calls); thought parts
     become ``Reasoning(provider=provider)`` with their signature; the thought signature of a
     call part goes into that call's ``provider_data[provider]["thought_signature"]``, of a text
-    part into the message's (base64 text). See ``reply_parts`` for finish reasons and usage.
+    part into the message's (base64 text). ``executable_code`` parts with the
+    ``code_execution_result`` that answers each become ``hosted_tools`` (``_hosted``), and the
+    candidate's ``grounding_metadata`` / ``citation_metadata`` the ``citations``
+    (``_citations``). See ``reply_parts`` for finish reasons and usage.
     ``provider`` is ``"gemini"`` or ``"vertex"`` (signatures go back only to their transport).
     Raises ``ProviderResponseError`` for several candidates, ``ContentFilteredError`` for a
     blocked prompt or a filter finish reason, ``EmptyResponseError`` for a reply with neither
@@ -339,6 +284,9 @@ def from_gemini(
             )
         return response
     recorder = NoteRecorder(strict_mode=strict_mode)
-    parts = reply_parts(response, provider=provider, recorder=recorder)
+    reply = reply_parts(response, provider=provider, recorder=recorder)
+    message = build_reply(reply.parts, agent_name=agent_name, raw=response)
+    completed = reply.complete(message, provider, recorder)
     log_notes(recorder.notes, source="from_gemini")
-    return build_reply(parts, agent_name=agent_name, raw=response)
+    assert completed is not None  # a message in, a message out
+    return completed

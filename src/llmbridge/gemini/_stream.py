@@ -20,8 +20,8 @@ from llmbridge import (
     ToolCallMessageUpdate,
 )
 from llmbridge.gemini._errors import PROVIDER
+from llmbridge.gemini._joiner import PartJoiner
 from llmbridge.gemini._response import (
-    PartJoiner,
     arguments_json,
     fallback_call_id,
     from_gemini,
@@ -42,8 +42,13 @@ class GeminiStreamAggregator:
     function call, which Gemini sends whole: the full arguments, ``index`` counting the calls
     (0, 1, ...), the id the call came with or ``f"{name}_{index}"``. Usage is cumulative in a
     stream: the last value of each field wins (a field missing from a later chunk keeps its
-    value). ``finish()`` joins the chunks (text pieces of one part concatenated, see
-    ``join_parts``) into one response, the final message's ``raw``, and returns
+    value). Code execution parts arrive whole and give no update; the final message holds them
+    as hosted tool calls. The last chunk that says something of the candidate's
+    ``grounding_metadata`` / ``citation_metadata`` is the reply's (a grounding stream sends
+    ``{}`` until its last chunk, whose offsets count the whole streamed text), so the final
+    message has the citations of the non-streaming reply. ``finish()`` joins the chunks (text
+    pieces of one part concatenated, see ``join_parts``) into one response, the final
+    message's ``raw``, and returns
     ``from_gemini`` of it, raising what ``from_gemini`` raises; it raises
     ``StreamInterruptedError`` (retryable, ``.partial`` set) when no chunk carried a finish
     reason (a blocked prompt, which has none, is content filtered instead). ``partial`` is what
@@ -66,6 +71,10 @@ class GeminiStreamAggregator:
         # is done once per _FOLD_AFTER chunks (and at the end), newest first.
         self._usages: list[types.GenerateContentResponseUsageMetadata] = []
         self._feedback: types.GenerateContentResponsePromptFeedback | None = None
+        # The shown candidate's last metadata that says something (a grounding stream sends
+        # {} in every chunk but the last, whose offsets count the whole streamed text).
+        self._grounding: types.GroundingMetadata | None = None
+        self._cited: types.CitationMetadata | None = None
         self._last: types.GenerateContentResponse | None = None
 
     def add(self, chunk: types.GenerateContentResponse) -> list[Message]:
@@ -87,6 +96,11 @@ class GeminiStreamAggregator:
             reason = candidate.finish_reason
             if reason is not None:
                 self._finish_reason = reason
+            grounding, cited = candidate.grounding_metadata, candidate.citation_metadata
+            if grounding is not None and grounding.model_fields_set:
+                self._grounding = grounding
+            if cited is not None and cited.model_fields_set:
+                self._cited = cited
             content = candidate.content
             for part in (content.parts or ()) if content is not None else ():
                 update = self._update(part)
@@ -151,7 +165,13 @@ class GeminiStreamAggregator:
         if first is not None:
             content = types.Content(role="model", parts=self._parts.parts(complete=every_candidate))
             candidates.append(
-                types.Candidate(content=content, finish_reason=self._finish_reason, index=first)
+                types.Candidate(
+                    content=content,
+                    finish_reason=self._finish_reason,
+                    index=first,
+                    grounding_metadata=self._grounding,
+                    citation_metadata=self._cited,
+                )
             )
             if every_candidate:
                 others = sorted(self._candidates - {first})
@@ -174,10 +194,11 @@ class GeminiStreamAggregator:
         if self._last is None:
             return None
         recorder = NoteRecorder(strict_mode=False)
-        parts = reply_parts(
+        reply = reply_parts(
             self.joined(every_candidate=False), provider=self.provider, recorder=recorder
         )
-        return partial_reply(parts, agent_name=self.agent_name)
+        partial = partial_reply(reply.parts, agent_name=self.agent_name)
+        return reply.complete(partial, self.provider, recorder)
 
     def finish(self) -> Message:
         """Return the complete message; raise if the stream ended early (see the class)."""
