@@ -326,7 +326,7 @@ def from_gemini_contents(
     ``provider_data``); an empty text part that ends a turn after its calls is kept in the
     message's ``provider_data[provider]["text_after_calls"]``, so ``to_gemini`` sends it back.
     ``executable_code`` / ``code_execution_result`` parts (``thought: true`` ones too) are the
-    ``hosted_tools`` of the message whose text they precede or follow (API.md 19.5), their
+    ``hosted_tools`` of the message whose text they precede or follow, their
     parts and offset in its ``provider_data``, as ``from_gemini`` reads a reply's.
     User ``function_response`` parts become a ``ToolCallResultMessage`` with the names and
     arguments of the calls they answer (by id; a response without an id answers the first
