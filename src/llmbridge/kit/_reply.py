@@ -13,6 +13,8 @@ from typing import Any
 
 from llmbridge._errors import ContentFilteredError, EmptyResponseError, RefusalError
 from llmbridge._messages import (
+    Citation,
+    HostedToolCall,
     Message,
     Reasoning,
     Role,
@@ -37,6 +39,10 @@ class ReplyParts:
     ``content_filtered`` says the provider's filter stopped the reply; ``provider_data``
     (``None``: none) goes on the message built, frozen there (provider tag -> JSON-compatible
     mapping; ``build_reply`` and ``partial_reply`` raise ``InvalidMessageError`` for other values).
+    ``citations`` (offsets in ``text``) and ``hosted_tools`` (tools the provider ran itself) go on
+    the message built, as the provider gave them; they never make a reply on their own, except a
+    reply of hosted tools only that paused (``finish_reason == "pause"``), which is a
+    ``TextMessage`` with ``""``, so it can be sent back and continued.
     """
 
     text: str | None = None
@@ -47,13 +53,15 @@ class ReplyParts:
     refusal: str | None = None
     content_filtered: bool = False
     provider_data: Mapping[str, Mapping[str, Any]] | None = None
+    citations: tuple[Citation, ...] = ()
+    hosted_tools: tuple[HostedToolCall, ...] = ()
 
 
 def partial_reply(parts: ReplyParts, *, agent_name: str, raw: Any = None) -> Message | None:
     """The message ``parts`` make so far, unchecked: for ``StreamAggregator.partial``.
 
-    A ``ToolCallMessage`` when there are tool calls, else a ``TextMessage`` when there is text
-    or reasoning, else ``None``. Never raises for a refusal or a content filter.
+    A ``ToolCallMessage`` when there are tool calls, else a ``TextMessage`` when there is text,
+    reasoning or a hosted tool call, else ``None``. Never raises for a refusal or a content filter.
     """
     provider_data = {} if parts.provider_data is None else parts.provider_data
     if parts.tool_calls:
@@ -66,8 +74,10 @@ def partial_reply(parts: ReplyParts, *, agent_name: str, raw: Any = None) -> Mes
             finish_reason=parts.finish_reason,
             provider_data=provider_data,
             raw=raw,
+            citations=parts.citations,
+            hosted_tools=parts.hosted_tools,
         )
-    if parts.text or parts.reasoning:
+    if parts.text or parts.reasoning or parts.hosted_tools:
         return TextMessage(
             Role.ASSISTANT,
             parts.text or "",
@@ -77,6 +87,8 @@ def partial_reply(parts: ReplyParts, *, agent_name: str, raw: Any = None) -> Mes
             finish_reason=parts.finish_reason,
             provider_data=provider_data,
             raw=raw,
+            citations=parts.citations,
+            hosted_tools=parts.hosted_tools,
         )
     return None
 
@@ -86,8 +98,9 @@ def build_reply(parts: ReplyParts, *, agent_name: str, raw: Any) -> Message:
 
     In order: a content filter raises ``ContentFilteredError``; a refusal raises
     ``RefusalError`` (``.refusal`` is the refusal text); tool calls give a ``ToolCallMessage``
-    (text beside them as ``content``); text gives a ``TextMessage``; anything else raises
-    ``EmptyResponseError``. Every error carries ``raw`` as ``.response``.
+    (text beside them as ``content``); text, or hosted tool calls only with finish reason
+    ``"pause"``, gives a ``TextMessage``; anything else raises ``EmptyResponseError``. Every error
+    carries ``raw`` as ``.response``.
     """
     if parts.content_filtered or parts.finish_reason == "content_filter":
         raise ContentFilteredError(
@@ -96,7 +109,7 @@ def build_reply(parts: ReplyParts, *, agent_name: str, raw: Any) -> Message:
     if parts.refusal is not None:
         detail = f": {parts.refusal}" if parts.refusal else ""
         raise RefusalError(f"the model refused{detail}", refusal=parts.refusal, response=raw)
-    if parts.tool_calls or parts.text:
+    if parts.tool_calls or parts.text or (parts.hosted_tools and parts.finish_reason == "pause"):
         message = partial_reply(parts, agent_name=agent_name, raw=raw)
         assert message is not None  # tool calls or text make a message
         return message
