@@ -1,7 +1,7 @@
 """The shared neutral corpus: every message type and From/Role rule, converted by each provider.
 
 Each provider's approval test converts every entry on its own (``check_pairing=False``) and
-pins the results in ``snapshots/``, so the two providers' payloads for one message sit side by
+pins the results in ``snapshots/``, so the providers' payloads for one message sit side by
 side. ``AGENT`` is the name of the provider agent ("self").
 """
 
@@ -30,6 +30,7 @@ from llmbridge import (
     ToolCallResultMessage,
     Usage,
 )
+from tests.corpus_rev3 import revision_3
 from tests.strategies import PDF, WAV
 
 AGENT = "assistant"
@@ -190,6 +191,9 @@ CORPUS: dict[str, Message] = {
         AGENT,
         provider_data={"x-custom": {"trace": [1, 2]}},
     ),
+    # Revision 3 (API.md 19): file references, video, structured and media results, replies
+    # with citations and hosted tools in each wing's flavour (tests/corpus_rev3.py).
+    **revision_3(AGENT, OTHER),
 }
 
 
